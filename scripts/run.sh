@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Runs photofx on its embedded defaults: installs, builds, then serves on
+# http://localhost:${PORT:-3000} (migrations are applied at start).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci --no-audit --no-fund
+fi
+npx next build
+exec env NODE_ENV=production node --import tsx server.ts

@@ -1,0 +1,230 @@
+import { sql } from "drizzle-orm";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/**
+ * Database schema. The first four tables are better-auth's core schema, written by hand
+ * (better-auth's generator is not part of our build); the rest are photofx's own.
+ * Migrations in ./drizzle are generated from this file with `npm run db:generate`.
+ */
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+// ---- better-auth -------------------------------------------------------------------
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: ts("created_at").notNull().defaultNow(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: ts("expires_at").notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: ts("access_token_expires_at"),
+    refreshTokenExpiresAt: ts("refresh_token_expires_at"),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("account_user_idx").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+// ---- credits -----------------------------------------------------------------------
+
+/**
+ * Cached balance, changed only in the same transaction as a ledger entry. The CHECK makes
+ * a negative balance impossible even if application code were wrong.
+ */
+export const userBalance = pgTable(
+  "user_balance",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => user.id, { onDelete: "cascade" }),
+    balance: integer("balance").notNull().default(0),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [check("user_balance_non_negative", sql`${t.balance} >= 0`)],
+);
+
+/** Append-only ledger. The unique idempotency key makes every movement happen at most once. */
+export const creditEntry = pgTable(
+  "credit_entry",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** Positive adds credits, negative spends them. */
+    amount: integer("amount").notNull(),
+    /** grant | charge | refund | purchase | adjustment */
+    kind: text("kind").notNull(),
+    taskId: text("task_id"),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    note: text("note"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("credit_entry_user_idx").on(t.userId, t.createdAt)],
+);
+
+// ---- uploads, tasks, images --------------------------------------------------------
+
+export const upload = pgTable(
+  "upload",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    storageKey: text("storage_key").notNull(),
+    mime: text("mime").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** Set when the stored original has been deleted (task ended, or never used). */
+    deletedAt: ts("deleted_at"),
+  },
+  (t) => [index("upload_live_idx").on(t.createdAt).where(sql`${t.deletedAt} is null`)],
+);
+
+export const TASK_STATES = ["queued", "running", "succeeded", "failed"] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+
+export const task = pgTable(
+  "task",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    effectId: text("effect_id").notNull(),
+    imageType: text("image_type").notNull(),
+    /** Which submit route created it: "v1" (nano-banana) or "v2" (nano-banana-v2). */
+    route: text("route").notNull(),
+    prompt: text("prompt").notNull().default(""),
+    options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
+    seed: integer("seed").notNull(),
+    state: text("state").$type<TaskState>().notNull().default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    credits: integer("credits").notNull(),
+    failedReason: text("failed_reason"),
+    /** Client-sent Idempotency-Key: one task per key and user, forever. */
+    idempotencyKey: text("idempotency_key"),
+    /** Fingerprint of the request: one active task per fingerprint (double-click guard). */
+    dedupeKey: text("dedupe_key").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+    deadlineAt: ts("deadline_at").notNull(),
+  },
+  (t) => [
+    check("task_state_valid", sql`${t.state} in ('queued','running','succeeded','failed')`),
+    uniqueIndex("task_user_idempotency_uq")
+      .on(t.userId, t.idempotencyKey)
+      .where(sql`${t.idempotencyKey} is not null`),
+    uniqueIndex("task_user_active_dedupe_uq")
+      .on(t.userId, t.dedupeKey)
+      .where(sql`${t.state} in ('queued','running')`),
+    index("task_active_deadline_idx")
+      .on(t.deadlineAt)
+      .where(sql`${t.state} in ('queued','running')`),
+    index("task_user_created_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+export const taskInput = pgTable(
+  "task_input",
+  {
+    taskId: text("task_id")
+      .notNull()
+      .references(() => task.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    uploadId: text("upload_id")
+      .notNull()
+      .references(() => upload.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.taskId, t.position] }), index("task_input_upload_idx").on(t.uploadId)],
+);
+
+export const image = pgTable(
+  "image",
+  {
+    id: text("id").primaryKey(),
+    taskId: text("task_id")
+      .notNull()
+      .unique()
+      .references(() => task.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    storageKey: text("storage_key").notNull(),
+    mime: text("mime").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    prompt: text("prompt").notNull().default(""),
+    seed: integer("seed").notNull(),
+    /** URLs of the uploads it was made from (the originals themselves are deleted). */
+    sourceUrls: jsonb("source_urls").$type<string[]>().notNull(),
+    provider: text("provider").notNull(),
+    model: text("model").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [index("image_user_created_idx").on(t.userId, t.createdAt)],
+);

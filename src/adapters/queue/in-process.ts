@@ -1,0 +1,67 @@
+import type { JobHandler, JobQueue } from "./types";
+
+/**
+ * An in-memory FIFO for one machine. It only orders and limits jobs; the CPU work itself
+ * runs in the engine's worker-thread pool, so the event loop stays free. Nothing is lost
+ * on a crash: the task rows are the truth, and start-up re-enqueues queued tasks.
+ */
+export class InProcessQueue implements JobQueue {
+  readonly kind = "in-process" as const;
+  private readonly waiting: string[] = [];
+  private readonly pending = new Set<string>();
+  private running = 0;
+  private handler?: JobHandler;
+  private closed = false;
+  private idleWaiters: Array<() => void> = [];
+
+  constructor(
+    private readonly concurrency: number,
+    private readonly onError: (taskId: string, err: unknown) => void = () => {},
+  ) {}
+
+  async enqueue(taskId: string): Promise<void> {
+    if (this.closed || this.pending.has(taskId)) return;
+    this.pending.add(taskId);
+    this.waiting.push(taskId);
+    this.pump();
+  }
+
+  start(handler: JobHandler): void {
+    this.handler = handler;
+    this.pump();
+  }
+
+  depth(): number {
+    return this.pending.size;
+  }
+
+  private pump(): void {
+    if (!this.handler) return;
+    while (!this.closed && this.running < this.concurrency && this.waiting.length > 0) {
+      const taskId = this.waiting.shift()!;
+      this.running++;
+      void this.handler(taskId)
+        .catch((err) => this.onError(taskId, err))
+        .finally(() => {
+          this.running--;
+          this.pending.delete(taskId);
+          if (this.running === 0 && this.waiting.length === 0) {
+            for (const w of this.idleWaiters.splice(0)) w();
+          }
+          this.pump();
+        });
+    }
+  }
+
+  /** Resolves when no job is waiting or running (tests and graceful shutdown). */
+  idle(): Promise<void> {
+    if (this.running === 0 && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.waiting.length = 0;
+    if (this.running > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+  }
+}

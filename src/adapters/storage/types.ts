@@ -1,0 +1,13 @@
+/**
+ * Object storage for uploaded originals and generated images. Keys are random and
+ * opaque; nothing in storage is public: files are served through our own route.
+ */
+export interface ObjectStorage {
+  readonly kind: "local" | "s3";
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Returns the bytes, or null when the object does not exist. */
+  get(key: string): Promise<Buffer | null>;
+  /** Deletes the object; deleting a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  exists(key: string): Promise<boolean>;
+}

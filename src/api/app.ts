@@ -1,0 +1,47 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { isAppError } from "@/core/errors";
+import type { Services } from "@/platform/services";
+import type { ApiEnv } from "./context";
+import { HTTP_STATUS } from "./error-map";
+import { authRoutes } from "./routes/auth";
+import { creditRoutes } from "./routes/credits";
+import { effectRoutes } from "./routes/effects";
+import { fileRoutes } from "./routes/files";
+import { generationRoutes } from "./routes/generation";
+import { healthRoutes } from "./routes/health";
+import { uploadRoutes } from "./routes/upload";
+
+/**
+ * The JSON API. Handlers are thin: authenticate, parse with zod, call one domain
+ * function, and let AppErrors map to HTTP through HTTP_STATUS.
+ */
+export function createApi(services: Services): Hono<ApiEnv> {
+  const app = new Hono<ApiEnv>();
+
+  app.use("*", async (c, next) => {
+    c.set("services", services);
+    // Auth routes resolve sessions themselves; everything else gets the cached lookup.
+    c.set("user", c.req.path.startsWith("/api/auth/") ? null : await services.sessions.resolve(c.req.raw.headers));
+    await next();
+  });
+
+  app.route("/api", healthRoutes());
+  app.route("/api/auth", authRoutes());
+  app.route("/api", effectRoutes());
+  app.route("/api", uploadRoutes());
+  app.route("/api", fileRoutes());
+  app.route("/api", creditRoutes());
+  app.route("/api/img", generationRoutes());
+
+  app.notFound((c) => c.json({ message: "Not found" }, 404));
+  app.onError((err, c) => {
+    if (isAppError(err)) {
+      return c.json({ code: err.code, message: err.message, ...err.details }, HTTP_STATUS[err.code]);
+    }
+    if (err instanceof HTTPException) return err.getResponse();
+    services.log.error({ err: String(err), stack: err.stack, path: c.req.path }, "unhandled API error");
+    return c.json({ message: "Something went wrong. Please try again." }, 500);
+  });
+  return app;
+}

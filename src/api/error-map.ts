@@ -1,0 +1,19 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppErrorCode } from "@/core/errors";
+
+/** The one table from domain error codes to HTTP statuses. */
+export const HTTP_STATUS: Record<AppErrorCode, ContentfulStatusCode> = {
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  BAD_REQUEST: 400,
+  VALIDATION: 400,
+  VERIFICATION_FAILED: 400,
+  UPGRADE_REQUIRED: 403,
+  INSUFFICIENT_CREDITS: 402,
+  UPLOAD_REJECTED: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  CONFLICT: 409,
+  RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
+};

@@ -1,0 +1,26 @@
+import { Hono } from "hono";
+import { getBalance, listLedger } from "@/core/credits";
+import { listImages } from "@/core/images";
+import { requireUser, type ApiEnv } from "../context";
+
+/** Balance, ledger history and the user's past results. */
+export function creditRoutes() {
+  return new Hono<ApiEnv>()
+    .get("/credits", async (c) => {
+      const user = requireUser(c);
+      return c.json({ balance: await getBalance(c.get("services").database.db, user.id) });
+    })
+    .get("/credits/ledger", async (c) => {
+      const user = requireUser(c);
+      return c.json({ entries: await listLedger(c.get("services").database.db, user.id) });
+    })
+    .get("/me", async (c) => {
+      const user = requireUser(c);
+      const db = c.get("services").database.db;
+      return c.json({ user, balance: await getBalance(db, user.id) });
+    })
+    .get("/images", async (c) => {
+      const user = requireUser(c);
+      return c.json({ images: await listImages(c.get("services").database.db, user.id) });
+    });
+}

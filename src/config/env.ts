@@ -1,0 +1,92 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one place where configuration is read. Every variable is validated here once at
+ * start-up; an invalid value stops the process with a message naming the variable.
+ * Unset values select the embedded defaults (PGlite, local disk, in-process queue,
+ * local engine), so a fresh clone runs with no configuration at all.
+ */
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const positiveInt = z.coerce.number().int().positive();
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** Public origin of the site, used for auth callbacks and absolute links. */
+  APP_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  /** postgres://… selects node-postgres; unset selects embedded PGlite under DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
+  /** Secret for sessions and signed file URLs; unset: a random one kept in DATA_DIR/auth-secret. */
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  SIGNUP_CREDITS: z.coerce.number().int().min(0).default(10),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GITHUB_CLIENT_ID: z.string().min(1).optional(),
+  GITHUB_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Minutes after which an upload never used by a task is deleted. */
+  UPLOAD_TTL_MINUTES: positiveInt.default(60),
+  /** Largest decoded image we accept, in pixels (decompression-bomb guard). */
+  MAX_IMAGE_PIXELS: positiveInt.default(40_000_000),
+  /** Seconds a task may take from submit before it fails with a refund (spec: 5 minutes). */
+  TASK_TIMEOUT_SECONDS: positiveInt.default(300),
+  /** Worker threads rendering images in this process. */
+  ENGINE_THREADS: positiveInt.default(2),
+  /** Seconds a signed file URL stays valid. */
+  SIGNED_URL_TTL_SECONDS: positiveInt.default(3600),
+  SUPPORT_EMAIL: z.email().default("support@photofx.local"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Trust X-Forwarded-* headers (behind a reverse proxy). */
+  TRUST_PROXY: bool.default(false),
+});
+
+export type Env = z.infer<typeof envSchema> & {
+  /** Resolved absolute data directory. */
+  dataDir: string;
+  /** Resolved origin (APP_URL or http://localhost:PORT). */
+  appUrl: string;
+};
+
+export class EnvError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses an environment (process.env by default). Throws EnvError naming each bad variable. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  // Empty strings count as unset, as they do in most .env tooling.
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`),
+    );
+  }
+  const env = result.data;
+  const pairs: Array<[string, string]> = [
+    ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+    ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"],
+  ];
+  for (const [a, b] of pairs) {
+    if (Boolean(env[a as keyof typeof env]) !== Boolean(env[b as keyof typeof env])) {
+      throw new EnvError([`${a} / ${b}: set both or neither`]);
+    }
+  }
+  return {
+    ...env,
+    dataDir: path.resolve(env.DATA_DIR),
+    appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+  };
+}

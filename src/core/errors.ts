@@ -1,0 +1,46 @@
+/**
+ * Domain errors. Every refusal the product makes is an AppError with a stable code and a
+ * message a user can read; the API maps codes to HTTP statuses in one table
+ * (src/api/error-map.ts). Messages quote the specification where it gives wording.
+ */
+export type AppErrorCode =
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "BAD_REQUEST"
+  | "VALIDATION"
+  | "VERIFICATION_FAILED"
+  | "INSUFFICIENT_CREDITS"
+  | "UPLOAD_REJECTED"
+  | "PAYLOAD_TOO_LARGE"
+  | "CONFLICT"
+  | "RATE_LIMITED"
+  | "UPGRADE_REQUIRED"
+  | "UNAVAILABLE";
+
+export class AppError extends Error {
+  constructor(
+    readonly code: AppErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+/** The specification's user-facing messages, in one place so server and client agree. */
+export const Messages = {
+  signIn: "Please sign in to continue",
+  uploadRejected:
+    "Some images were rejected. Please ensure each image is less than 10MB and of type PNG, JPG, JPEG, or WebP.",
+  noImages: "Please upload at least one image",
+  verificationFailed: "Verification failed. Please try again.",
+  insufficientCredits: "Insufficient credits",
+  generationFailed: "Image generation failed",
+  timeout: "Generation timeout. Please try again.",
+  notAvailableYet: (title: string) =>
+    `The ${title} effect is not available yet on this server's local engine. Your credits have been refunded.`,
+} as const;
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

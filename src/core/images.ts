@@ -1,0 +1,59 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "@/adapters/db/client";
+import { image } from "@/adapters/db/schema";
+import type { ObjectStorage } from "@/adapters/storage/types";
+import { imagePath } from "./tasks";
+
+/** A generated image as the client sees it (spec: url, prompt, createdAt, uploadedImages, seed). */
+export interface GeneratedImage {
+  id: string;
+  taskId: string;
+  url: string;
+  prompt: string;
+  createdAt: string;
+  uploadedImages: string[];
+  seed: number;
+  width: number;
+  height: number;
+  provider: string;
+  model: string;
+}
+
+/** The user's results, newest first. */
+export async function listImages(db: Db, userId: string, limit = 50): Promise<GeneratedImage[]> {
+  const rows = await db
+    .select()
+    .from(image)
+    .where(eq(image.userId, userId))
+    .orderBy(desc(image.createdAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    taskId: r.taskId,
+    url: imagePath(r.id),
+    prompt: r.prompt,
+    createdAt: r.createdAt.toISOString(),
+    uploadedImages: r.sourceUrls,
+    seed: r.seed,
+    width: r.width,
+    height: r.height,
+    provider: r.provider,
+    model: r.model,
+  }));
+}
+
+/** Reads a generated image for its owner (or for a verified signed URL when userId is null). */
+export async function readImage(
+  deps: { db: Db; storage: ObjectStorage },
+  id: string,
+  userId: string | null,
+): Promise<{ bytes: Buffer; mime: string } | null> {
+  const rows = await deps.db
+    .select({ userId: image.userId, storageKey: image.storageKey, mime: image.mime })
+    .from(image)
+    .where(userId === null ? eq(image.id, id) : and(eq(image.id, id), eq(image.userId, userId)));
+  const row = rows[0];
+  if (!row) return null;
+  const bytes = await deps.storage.get(row.storageKey);
+  return bytes ? { bytes, mime: row.mime } : null;
+}

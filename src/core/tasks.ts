@@ -1,0 +1,337 @@
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db } from "@/adapters/db/client";
+import { image, task, taskInput, upload, type TaskState } from "@/adapters/db/schema";
+import type { TaskEvent, TaskEventBus } from "@/adapters/events/types";
+import type { ObjectStorage } from "@/adapters/storage/types";
+import type { RenderRequest, RenderResult } from "@/engine/types";
+import { getEffect } from "./catalogue";
+import { addCreditsTx } from "./credits";
+import { Messages } from "./errors";
+import { newId } from "./ids";
+import { deleteOriginalsIfUnused, uploadPath } from "./uploads";
+
+/**
+ * The task lifecycle: queued -> running -> succeeded | failed. Every transition is a
+ * conditional UPDATE on the current state, so a job delivered twice, a timeout racing a
+ * success, or a restart mid-render each settle the task exactly once. Failure refunds
+ * the task's credits under the key `refund:{taskId}`, which the ledger applies once.
+ */
+
+export const imagePath = (id: string): string => `/api/images/${id}`;
+
+/** Reasons users read in failedReason. */
+export const TaskReasons = {
+  timeout: "Generation timed out. Your credits have been refunded.",
+  sourceGone: "The uploaded image is no longer available. Please upload it again.",
+  interrupted: "Generation was interrupted by a server restart. Your credits have been refunded.",
+  internal: `${Messages.generationFailed}. Your credits have been refunded.`,
+} as const;
+
+/** How many times a task may start (a restart mid-render allows one more try). */
+export const MAX_ATTEMPTS = 2;
+
+export interface Renderer {
+  render(req: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
+}
+
+export interface TaskDeps {
+  db: Db;
+  storage: ObjectStorage;
+  events: TaskEventBus;
+  renderer: Renderer;
+  log?: (msg: string, extra?: Record<string, unknown>) => void;
+}
+
+// ---- reading -------------------------------------------------------------------------
+
+/** The spec's taskResult answer: code/status 0 pending, 1 success, 2 failed. */
+export interface TaskResultAnswer {
+  code: 0 | 1 | 2;
+  status: 0 | 1 | 2;
+  data: { imageUrl: string | null };
+  failedReason: string | null;
+}
+
+export interface TaskSnapshot {
+  userId: string;
+  state: TaskState;
+  imageUrl: string | null;
+  failedReason: string | null;
+}
+
+export function toAnswer(s: Pick<TaskSnapshot, "state" | "imageUrl" | "failedReason">): TaskResultAnswer {
+  const code = s.state === "succeeded" ? 1 : s.state === "failed" ? 2 : 0;
+  return {
+    code,
+    status: code,
+    data: { imageUrl: code === 1 ? s.imageUrl : null },
+    failedReason: code === 2 ? (s.failedReason ?? Messages.generationFailed) : null,
+  };
+}
+
+/**
+ * Task snapshots kept in memory, because polling is the product's hottest path. Entries
+ * come from task events (every transition publishes one) and from database reads on a
+ * miss; unfinished entries expire quickly so a missed event costs at most one re-read.
+ */
+export class TaskStatusCache {
+  private readonly map = new Map<string, { snap: TaskSnapshot; at: number }>();
+  constructor(
+    private readonly maxEntries = 50_000,
+    private readonly pendingTtlMs = 2_000,
+  ) {}
+
+  get(taskId: string, now = Date.now()): TaskSnapshot | undefined {
+    const hit = this.map.get(taskId);
+    if (!hit) return undefined;
+    const terminal = hit.snap.state === "succeeded" || hit.snap.state === "failed";
+    if (!terminal && now - hit.at > this.pendingTtlMs) return undefined;
+    return hit.snap;
+  }
+
+  set(taskId: string, snap: TaskSnapshot, now = Date.now()): void {
+    this.map.delete(taskId);
+    this.map.set(taskId, { snap, at: now });
+    if (this.map.size > this.maxEntries) {
+      const oldest = this.map.keys().next().value;
+      if (oldest !== undefined) this.map.delete(oldest);
+    }
+  }
+
+  apply(e: TaskEvent): void {
+    this.set(e.taskId, { userId: e.userId, state: e.state, imageUrl: e.imageUrl, failedReason: e.failedReason });
+  }
+}
+
+async function loadSnapshot(db: Db, taskId: string): Promise<TaskSnapshot | null> {
+  const rows = await db
+    .select({
+      userId: task.userId,
+      state: task.state,
+      failedReason: task.failedReason,
+      imageId: image.id,
+    })
+    .from(task)
+    .leftJoin(image, eq(image.taskId, task.id))
+    .where(eq(task.id, taskId));
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    userId: r.userId,
+    state: r.state,
+    failedReason: r.failedReason,
+    imageUrl: r.imageId ? imagePath(r.imageId) : null,
+  };
+}
+
+/** The owner's view of a task; null for a missing task or someone else's (answered as 404). */
+export async function getTaskResult(
+  deps: { db: Db; cache: TaskStatusCache },
+  userId: string,
+  taskId: string,
+): Promise<TaskResultAnswer | null> {
+  let snap = deps.cache.get(taskId);
+  if (!snap) {
+    const loaded = await loadSnapshot(deps.db, taskId);
+    if (!loaded) return null;
+    deps.cache.set(taskId, loaded);
+    snap = loaded;
+  }
+  return snap.userId === userId ? toAnswer(snap) : null;
+}
+
+// ---- transitions ---------------------------------------------------------------------
+
+async function publish(deps: Pick<TaskDeps, "events">, e: TaskEvent): Promise<void> {
+  await deps.events.publish(e);
+}
+
+async function inputUploadIds(db: Db, taskId: string): Promise<string[]> {
+  const rows = await db
+    .select({ uploadId: taskInput.uploadId })
+    .from(taskInput)
+    .where(eq(taskInput.taskId, taskId))
+    .orderBy(asc(taskInput.position));
+  return rows.map((r) => r.uploadId);
+}
+
+/**
+ * Fails an unfinished task and refunds its credits, in one transaction. Returns false if
+ * the task had already ended (nothing changes then). Deletes originals no longer needed.
+ */
+export async function failTask(
+  deps: Pick<TaskDeps, "db" | "storage" | "events">,
+  taskId: string,
+  reason: string,
+): Promise<boolean> {
+  const failed = await deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(task)
+      .set({ state: "failed", failedReason: reason, finishedAt: new Date() })
+      .where(and(eq(task.id, taskId), inArray(task.state, ["queued", "running"])))
+      .returning({ userId: task.userId, credits: task.credits, effectId: task.effectId });
+    const row = rows[0];
+    if (!row) return null;
+    await addCreditsTx(tx, {
+      userId: row.userId,
+      amount: row.credits,
+      kind: "refund",
+      key: `refund:${taskId}`,
+      taskId,
+      note: getEffect(row.effectId)?.title ?? row.effectId,
+    });
+    return row;
+  });
+  if (!failed) return false;
+  await publish(deps, { taskId, userId: failed.userId, state: "failed", imageUrl: null, failedReason: reason });
+  await deleteOriginalsIfUnused(deps, await inputUploadIds(deps.db, taskId));
+  return true;
+}
+
+/**
+ * Runs one task: the queue's job handler. Safe to call twice or for a task that has
+ * already ended: only the call that moves it from queued to running does any work.
+ */
+export async function runTask(deps: TaskDeps, taskId: string): Promise<void> {
+  const claimed = await deps.db
+    .update(task)
+    .set({ state: "running", attempts: sql`${task.attempts} + 1`, startedAt: new Date() })
+    .where(and(eq(task.id, taskId), eq(task.state, "queued"), sql`${task.deadlineAt} > now()`))
+    .returning();
+  const t = claimed[0];
+  if (!t) return;
+  await publish(deps, { taskId, userId: t.userId, state: "running", imageUrl: null, failedReason: null });
+
+  const uploadIds = await inputUploadIds(deps.db, taskId);
+  const uploads = uploadIds.length
+    ? await deps.db
+        .select({ id: upload.id, storageKey: upload.storageKey, mime: upload.mime })
+        .from(upload)
+        .where(inArray(upload.id, uploadIds))
+    : [];
+  const images: RenderRequest["images"] = [];
+  for (const id of uploadIds) {
+    const row = uploads.find((u) => u.id === id);
+    const bytes = row ? await deps.storage.get(row.storageKey) : null;
+    if (!row || !bytes) {
+      await failTask(deps, taskId, TaskReasons.sourceGone);
+      return;
+    }
+    images.push({ bytes, mime: row.mime });
+  }
+
+  // Stop rendering when the task's window closes; the sweeper fails it then.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), Math.max(0, t.deadlineAt.getTime() - Date.now()));
+  let result: RenderResult;
+  try {
+    result = await deps.renderer.render(
+      {
+        effectId: t.effectId,
+        route: t.route === "v2" ? "v2" : "v1",
+        images,
+        options: t.options,
+        prompt: t.prompt,
+        seed: t.seed,
+      },
+      controller.signal,
+    );
+  } catch (err) {
+    const reason =
+      controller.signal.aborted
+        ? TaskReasons.timeout
+        : err && typeof err === "object" && "reason" in err && typeof err.reason === "string"
+          ? `${err.reason} Your credits have been refunded.`
+          : TaskReasons.internal;
+    if (!(err && typeof err === "object" && "reason" in err)) {
+      deps.log?.("task render crashed", { taskId, err: String(err) });
+    }
+    await failTask(deps, taskId, reason);
+    return;
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const imageId = newId();
+  const ext = result.mime === "image/png" ? "png" : result.mime === "image/webp" ? "webp" : "jpg";
+  const storageKey = `images/${imageId}.${ext}`;
+  await deps.storage.put(storageKey, result.bytes, result.mime);
+  const sourceUrls = uploadIds.map(uploadPath);
+  const won = await deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(task)
+      .set({ state: "succeeded", finishedAt: new Date() })
+      .where(and(eq(task.id, taskId), eq(task.state, "running")))
+      .returning({ id: task.id });
+    if (!rows[0]) return false;
+    await tx.insert(image).values({
+      id: imageId,
+      taskId,
+      userId: t.userId,
+      storageKey,
+      mime: result.mime,
+      width: result.width,
+      height: result.height,
+      prompt: t.prompt,
+      seed: t.seed,
+      sourceUrls,
+      provider: result.provider,
+      model: result.model,
+    });
+    return true;
+  });
+  if (!won) {
+    // The task timed out (and was refunded) while rendering: drop the late output.
+    await deps.storage.delete(storageKey);
+    return;
+  }
+  await publish(deps, {
+    taskId,
+    userId: t.userId,
+    state: "succeeded",
+    imageUrl: imagePath(imageId),
+    failedReason: null,
+  });
+  await deleteOriginalsIfUnused(deps, uploadIds);
+}
+
+/** Fails, with a refund, every unfinished task whose window has closed. */
+export async function sweepExpiredTasks(deps: Pick<TaskDeps, "db" | "storage" | "events">): Promise<number> {
+  const expired = await deps.db
+    .select({ id: task.id })
+    .from(task)
+    .where(and(inArray(task.state, ["queued", "running"]), lt(task.deadlineAt, new Date())))
+    .limit(500);
+  let n = 0;
+  for (const { id } of expired) if (await failTask(deps, id, TaskReasons.timeout)) n++;
+  return n;
+}
+
+/**
+ * At start-up on one machine, tasks left "running" were cut off by the restart. Each runs
+ * again if it has an attempt left and time in its window; otherwise it fails with a
+ * refund. Returns the ids to enqueue (those re-queued plus those still queued).
+ */
+export async function recoverTasks(deps: Pick<TaskDeps, "db" | "storage" | "events">): Promise<string[]> {
+  const stuck = await deps.db
+    .select({ id: task.id, attempts: task.attempts, deadlineAt: task.deadlineAt })
+    .from(task)
+    .where(eq(task.state, "running"));
+  for (const t of stuck) {
+    if (t.attempts < MAX_ATTEMPTS && t.deadlineAt.getTime() > Date.now()) {
+      await deps.db
+        .update(task)
+        .set({ state: "queued" })
+        .where(and(eq(task.id, t.id), eq(task.state, "running")));
+    } else {
+      await failTask(deps, t.id, TaskReasons.interrupted);
+    }
+  }
+  await sweepExpiredTasks(deps);
+  const queued = await deps.db
+    .select({ id: task.id })
+    .from(task)
+    .where(eq(task.state, "queued"))
+    .orderBy(asc(task.createdAt));
+  return queued.map((q) => q.id);
+}

@@ -1,0 +1,194 @@
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Db } from "@/adapters/db/client";
+import { task, taskInput, upload } from "@/adapters/db/schema";
+import type { ObjectStorage } from "@/adapters/storage/types";
+import { AppError, Messages } from "./errors";
+import { newId } from "./ids";
+
+/** The spec's per-file limit. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Decides an image's real type from its content and re-encodes it without metadata.
+ * Implemented by the engine (sharp); the domain only sees this interface.
+ */
+export interface ImageSanitizer {
+  sanitize(bytes: Uint8Array): Promise<{ bytes: Uint8Array; mime: string; width: number; height: number }>;
+}
+
+/** Thrown by an ImageSanitizer for a file it refuses; `reason` says why, for the user. */
+export class ImageRefusedError extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+export interface UploadDeps {
+  db: Db;
+  storage: ObjectStorage;
+  sanitizer: ImageSanitizer;
+}
+
+export const uploadPath = (id: string): string => `/api/uploads/${id}`;
+const UPLOAD_PATH = /^\/api\/uploads\/([A-Za-z0-9]{10,64})$/;
+
+/**
+ * Stores one uploaded image for its owner. The type is decided by content, EXIF
+ * orientation applied and metadata stripped; refusals use the spec's message with the
+ * specific reason in `details.reason`. Nothing is stored for a refused file.
+ */
+export async function createUpload(
+  deps: UploadDeps,
+  userId: string,
+  bytes: Uint8Array,
+): Promise<{ id: string; url: string; width: number; height: number; mime: string }> {
+  if (bytes.byteLength === 0) {
+    throw new AppError("UPLOAD_REJECTED", Messages.uploadRejected, { reason: "The file is empty" });
+  }
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) {
+    throw new AppError("UPLOAD_REJECTED", Messages.uploadRejected, {
+      reason: "The file is larger than 10 MB",
+    });
+  }
+  let clean;
+  try {
+    clean = await deps.sanitizer.sanitize(bytes);
+  } catch (err) {
+    if (err instanceof ImageRefusedError) {
+      throw new AppError("UPLOAD_REJECTED", Messages.uploadRejected, { reason: err.reason });
+    }
+    throw err;
+  }
+  const id = newId();
+  const storageKey = `uploads/${id}`;
+  await deps.storage.put(storageKey, clean.bytes, clean.mime);
+  try {
+    await deps.db.insert(upload).values({
+      id,
+      userId,
+      storageKey,
+      mime: clean.mime,
+      width: clean.width,
+      height: clean.height,
+      bytes: clean.bytes.byteLength,
+    });
+  } catch (err) {
+    await deps.storage.delete(storageKey); // no orphaned file
+    throw err;
+  }
+  return { id, url: uploadPath(id), width: clean.width, height: clean.height, mime: clean.mime };
+}
+
+/**
+ * Turns the image_urls of a submit into the caller's live upload ids, in order. Accepts
+ * our relative paths or absolute URLs on an allowed origin; never fetches anything.
+ */
+export function parseUploadUrls(urls: string[], allowedOrigins: string[]): string[] {
+  return urls.map((raw) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw, "http://relative.invalid");
+    } catch {
+      throw notOurUpload();
+    }
+    const isRelative = parsed.origin === "http://relative.invalid" && raw.startsWith("/");
+    if (!isRelative && !allowedOrigins.includes(parsed.origin)) throw notOurUpload();
+    const match = UPLOAD_PATH.exec(parsed.pathname);
+    if (!match || parsed.search || parsed.hash) throw notOurUpload();
+    return match[1]!;
+  });
+}
+
+const notOurUpload = () =>
+  new AppError(
+    "BAD_REQUEST",
+    "Every image must be one of your own uploads. Please upload the image again.",
+  );
+
+/** Loads the caller's live uploads by id; any missing, foreign or deleted one is a 400. */
+export async function requireOwnUploads(db: Db, userId: string, ids: string[]) {
+  const unique = [...new Set(ids)];
+  const rows = unique.length
+    ? await db
+        .select({ id: upload.id })
+        .from(upload)
+        .where(and(inArray(upload.id, unique), eq(upload.userId, userId), isNull(upload.deletedAt)))
+    : [];
+  if (rows.length !== unique.length) {
+    throw new AppError(
+      "BAD_REQUEST",
+      "An image is not one of your uploads or is no longer available (originals are deleted after use). Please upload it again.",
+    );
+  }
+}
+
+/** Reads an upload for its owner (or for a verified signed URL when userId is null). */
+export async function readUpload(
+  deps: Pick<UploadDeps, "db" | "storage">,
+  id: string,
+  userId: string | null,
+): Promise<{ bytes: Buffer; mime: string } | null> {
+  const rows = await deps.db
+    .select()
+    .from(upload)
+    .where(and(eq(upload.id, id), isNull(upload.deletedAt)));
+  const row = rows[0];
+  if (!row || (userId !== null && row.userId !== userId)) return null;
+  const bytes = await deps.storage.get(row.storageKey);
+  return bytes ? { bytes, mime: row.mime } : null;
+}
+
+/**
+ * Deletes the stored originals of these uploads unless an unfinished task still needs
+ * them. Safe to repeat. Returns how many originals were deleted now.
+ */
+export async function deleteOriginalsIfUnused(
+  deps: Pick<UploadDeps, "db" | "storage">,
+  uploadIds: string[],
+): Promise<number> {
+  if (uploadIds.length === 0) return 0;
+  const stillNeeded = await deps.db
+    .selectDistinct({ uploadId: taskInput.uploadId })
+    .from(taskInput)
+    .innerJoin(task, eq(task.id, taskInput.taskId))
+    .where(and(inArray(taskInput.uploadId, uploadIds), inArray(task.state, ["queued", "running"])));
+  const keep = new Set(stillNeeded.map((r) => r.uploadId));
+  const rows = await deps.db
+    .select({ id: upload.id, storageKey: upload.storageKey })
+    .from(upload)
+    .where(and(inArray(upload.id, uploadIds), isNull(upload.deletedAt)));
+  let deleted = 0;
+  for (const row of rows) {
+    if (keep.has(row.id)) continue;
+    // File first, then the mark: a crash in between leaves a row the sweeper retries.
+    await deps.storage.delete(row.storageKey);
+    await deps.db.update(upload).set({ deletedAt: new Date() }).where(eq(upload.id, row.id));
+    deleted++;
+  }
+  return deleted;
+}
+
+/** Deletes originals older than the TTL that no unfinished task uses. */
+export async function sweepStaleUploads(
+  deps: Pick<UploadDeps, "db" | "storage">,
+  olderThan: Date,
+): Promise<number> {
+  const stale = await deps.db
+    .select({ id: upload.id })
+    .from(upload)
+    .where(and(isNull(upload.deletedAt), lt(upload.createdAt, olderThan)))
+    .limit(500);
+  return deleteOriginalsIfUnused(
+    deps,
+    stale.map((r) => r.id),
+  );
+}
+
+/** How many stored originals a user still has (tests and the account page). */
+export async function countLiveUploads(db: Db, userId: string): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(upload)
+    .where(and(eq(upload.userId, userId), isNull(upload.deletedAt)));
+  return rows[0]?.n ?? 0;
+}

@@ -1,0 +1,59 @@
+/**
+ * The engine interface: what every image provider (local CPU engine, fal.ai, Gemini)
+ * implements. Input images, effect, options and seed in; one output image and its
+ * metadata out. Providers never see user ids, URLs they could fetch, or the database.
+ */
+
+export interface EngineImage {
+  /** Encoded image bytes (PNG, JPEG or WebP; uploads are already sanitized). */
+  bytes: Uint8Array;
+  mime: string;
+}
+
+export interface RenderRequest {
+  /** Catalogue effect id, e.g. "inverted-face-filter". */
+  effectId: string;
+  /** Which submit route asked: "v1" (nano-banana) or "v2" (nano-banana-v2). */
+  route: "v1" | "v2";
+  images: EngineImage[];
+  /** Validated per-effect options from the catalogue (e.g. outpainting edges). */
+  options: Record<string, unknown>;
+  /** The user's optional mood text ("" when the effect takes none). */
+  prompt: string;
+  /** Deterministic seed: the same input and seed give the same output. */
+  seed: number;
+}
+
+export interface RenderResult {
+  /** Encoded output image. */
+  bytes: Uint8Array;
+  mime: "image/png" | "image/webp" | "image/jpeg";
+  width: number;
+  height: number;
+  /** Which provider and model produced it (stored with the image, shown in details). */
+  provider: string;
+  model: string;
+}
+
+/**
+ * A failure the user should read. `reason` becomes the task's failedReason verbatim;
+ * `retryable` tells the runner whether trying again could help (provider 5xx, timeouts).
+ */
+export class EngineError extends Error {
+  constructor(
+    readonly reason: string,
+    readonly retryable = false,
+  ) {
+    super(reason);
+    this.name = "EngineError";
+  }
+}
+
+export interface ImageProvider {
+  /** Stable id stored with each image, e.g. "local". */
+  readonly id: string;
+  /** Whether this provider can render the effect at all. */
+  supports(effectId: string): boolean;
+  /** Renders one output. Rejects with EngineError for user-facing failures. */
+  render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
+}

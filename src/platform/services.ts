@@ -1,0 +1,174 @@
+import { openDatabase, type DatabaseHandle, type Db } from "@/adapters/db/client";
+import { InProcessEventBus } from "@/adapters/events/in-process";
+import type { TaskEventBus } from "@/adapters/events/types";
+import { InProcessQueue } from "@/adapters/queue/in-process";
+import type { JobQueue } from "@/adapters/queue/types";
+import { LocalDiskStorage } from "@/adapters/storage/local-disk";
+import type { ObjectStorage } from "@/adapters/storage/types";
+import { createAuth, type Auth } from "@/auth/auth";
+import { SessionCache } from "@/auth/session-cache";
+import type { Env } from "@/config/env";
+import { resolveAuthSecret } from "@/config/secret";
+import { grantSignupCredits } from "@/core/credits";
+import { UrlSigner } from "@/core/signed-urls";
+import { FreePlanGate, type SubmitGate } from "@/core/submit-gate";
+import {
+  recoverTasks,
+  runTask,
+  sweepExpiredTasks,
+  TaskStatusCache,
+  type Renderer,
+  type TaskDeps,
+} from "@/core/tasks";
+import { ImageRefusedError, sweepStaleUploads, type ImageSanitizer } from "@/core/uploads";
+import { createEnginePool, type EnginePool } from "@/engine/pool";
+import { sanitizeUpload, UploadRejectedError } from "@/engine/sanitize-upload";
+import { createLogger, type Logger } from "./logger";
+
+/**
+ * The composition root: picks each adapter once from validated configuration and wires
+ * the domain to them. Everything the API and the worker use comes from here.
+ */
+export interface Services {
+  env: Env;
+  log: Logger;
+  database: DatabaseHandle;
+  /** database.db, for domain functions that take `{ db, … }`. */
+  db: Db;
+  storage: ObjectStorage;
+  events: TaskEventBus;
+  queue: JobQueue;
+  taskCache: TaskStatusCache;
+  auth: Auth;
+  sessions: SessionCache;
+  signer: UrlSigner;
+  sanitizer: ImageSanitizer;
+  gate: SubmitGate;
+  renderer: Renderer;
+  taskDeps: TaskDeps;
+  /** Origins whose absolute upload URLs submit accepts. */
+  allowedOrigins: string[];
+  /** Runs the maintenance sweeps once (timeouts, stale uploads). */
+  sweep(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ServiceOverrides {
+  /** Use this renderer instead of the engine pool (tests). */
+  renderer?: Renderer;
+  /** Do not start the sweeper timer (tests call sweep() themselves). */
+  noSweeperTimer?: boolean;
+  /** Embedded PGlite in memory instead of under DATA_DIR (fast test start). */
+  pgliteInMemory?: boolean;
+  /** Do not consume the queue (tests of crash recovery). */
+  noWorker?: boolean;
+}
+
+export async function createServices(env: Env, overrides: ServiceOverrides = {}): Promise<Services> {
+  const log = createLogger(env);
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: overrides.pgliteInMemory ? "memory://" : env.dataDir,
+  });
+  const db = database.db;
+  const storage = new LocalDiskStorage(env.dataDir);
+  const events = new InProcessEventBus();
+  const taskCache = new TaskStatusCache();
+  events.subscribeAll((e) => taskCache.apply(e));
+  const secret = resolveAuthSecret(env);
+  const signer = new UrlSigner(secret);
+
+  const auth = createAuth({
+    db,
+    env,
+    secret,
+    onUserCreated: async (userId) => {
+      await grantSignupCredits(db, userId, env.SIGNUP_CREDITS);
+    },
+  });
+  const sessions = new SessionCache(async (headers) => {
+    const s = await auth.api.getSession({ headers });
+    return s ? { id: s.user.id, email: s.user.email, name: s.user.name } : null;
+  });
+
+  const sanitizer: ImageSanitizer = {
+    async sanitize(bytes) {
+      try {
+        return await sanitizeUpload(bytes, { maxPixels: env.MAX_IMAGE_PIXELS });
+      } catch (err) {
+        if (err instanceof UploadRejectedError) throw new ImageRefusedError(err.reason);
+        throw err;
+      }
+    },
+  };
+
+  let pool: EnginePool | undefined;
+  const renderer: Renderer = overrides.renderer ?? (pool = createEnginePool({ threads: env.ENGINE_THREADS }));
+
+  const taskDeps: TaskDeps = {
+    db,
+    storage,
+    events,
+    renderer,
+    log: (msg, extra) => log.error(extra ?? {}, msg),
+  };
+  const queue = new InProcessQueue(env.ENGINE_THREADS, (taskId, err) =>
+    log.error({ taskId, err: String(err) }, "task job failed"),
+  );
+
+  const sweep = async () => {
+    const expired = await sweepExpiredTasks(taskDeps);
+    const stale = await sweepStaleUploads(
+      { db, storage },
+      new Date(Date.now() - env.UPLOAD_TTL_MINUTES * 60_000),
+    );
+    if (expired || stale) log.info({ expired, stale }, "sweep");
+  };
+
+  if (!overrides.noWorker) {
+    // Tasks cut off by a restart run again (or fail with a refund) before new work.
+    const pending = await recoverTasks(taskDeps);
+    queue.start((taskId) => runTask(taskDeps, taskId));
+    for (const id of pending) await queue.enqueue(id);
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  if (!overrides.noSweeperTimer) {
+    timer = setInterval(() => {
+      sweep().catch((err) => log.error({ err: String(err) }, "sweep failed"));
+    }, 15_000);
+    timer.unref();
+  }
+
+  const allowedOrigins = [new URL(env.appUrl).origin];
+
+  let closed = false;
+  return {
+    env,
+    log,
+    database,
+    db,
+    storage,
+    events,
+    queue,
+    taskCache,
+    auth,
+    sessions,
+    signer,
+    sanitizer,
+    gate: new FreePlanGate(),
+    renderer,
+    taskDeps,
+    allowedOrigins,
+    sweep,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearInterval(timer);
+      await queue.close();
+      await pool?.close();
+      await events.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { eq } from "drizzle-orm";
+import { afterAll, describe, expect, it } from "vitest";
+import { task } from "@/adapters/db/schema";
+import { getBalance, ledgerSum } from "@/core/credits";
+import { TaskReasons } from "@/core/tasks";
+import { countLiveUploads } from "@/core/uploads";
+import type { RenderRequest, RenderResult } from "@/engine/types";
+import { asUser, fixture, signUp, startTestServer, submit, waitForTask, type TestServer } from "./harness";
+
+/** A renderer that never finishes until aborted: a stuck provider or a slow engine. */
+const hangingRenderer = {
+  render(_req: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
+    return new Promise((_resolve, reject) => {
+      signal?.addEventListener("abort", () => reject(new Error("aborted")));
+    });
+  },
+};
+
+describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const s of servers.reverse()) await s.close().catch(() => {});
+  });
+
+  it("fails a task that outlives its window, with the timeout reason and a refund", async () => {
+    const server = await startTestServer({ renderer: hangingRenderer, env: { TASK_TIMEOUT_SECONDS: "1" } });
+    servers.push(server);
+    const user = await signUp(server);
+    const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
+    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const taskId = res.body.data!.taskIds[0]!;
+    expect(await getBalance(server.services.db, user.id)).toBe(8);
+    await new Promise((r) => setTimeout(r, 1_200));
+    await server.services.sweep();
+    const done = await waitForTask(user, taskId, 2_000);
+    expect(done.body).toMatchObject({ code: 2, failedReason: TaskReasons.timeout });
+    expect(await getBalance(server.services.db, user.id)).toBe(10);
+    expect(await ledgerSum(server.services.db, user.id)).toBe(10);
+    expect(await countLiveUploads(server.services.db, user.id)).toBe(0);
+    // A second sweep changes nothing: refunded once.
+    await server.services.sweep();
+    expect(await ledgerSum(server.services.db, user.id)).toBe(10);
+  });
+
+  it("a task cut off by a restart runs again and succeeds", async () => {
+    // First life: the render hangs, then the process "dies" with the task running.
+    const first = await startTestServer({ renderer: hangingRenderer });
+    const user = await signUp(first);
+    const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
+    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const taskId = res.body.data!.taskIds[0]!;
+    for (let i = 0; i < 100; i++) {
+      const [row] = await first.services.db.select().from(task).where(eq(task.id, taskId));
+      if (row?.state === "running") break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const reuse = { databaseUrl: first.databaseUrl, dataDir: first.dataDir };
+    await first.stop();
+
+    // Second life on the same database and storage, with the real engine.
+    const second = await startTestServer({ reuse });
+    servers.push(second);
+    const again = asUser(second, user.cookie, user.email, user.id);
+    const done = await waitForTask(again, taskId);
+    expect(done.body.code).toBe(1);
+    const [row] = await second.services.db.select().from(task).where(eq(task.id, taskId));
+    expect(row!.attempts).toBe(2);
+    expect(await getBalance(second.services.db, user.id)).toBe(8);
+    expect(await ledgerSum(second.services.db, user.id)).toBe(8);
+  });
+
+  it("a task cut off with no attempt left fails with its credits refunded", async () => {
+    const first = await startTestServer({ renderer: hangingRenderer });
+    const user = await signUp(first);
+    const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
+    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const taskId = res.body.data!.taskIds[0]!;
+    for (let i = 0; i < 100; i++) {
+      const [row] = await first.services.db.select().from(task).where(eq(task.id, taskId));
+      if (row?.state === "running") break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // It already used its last attempt.
+    await first.services.db.update(task).set({ attempts: 2 }).where(eq(task.id, taskId));
+    const reuse = { databaseUrl: first.databaseUrl, dataDir: first.dataDir };
+    await first.stop();
+
+    const second = await startTestServer({ reuse });
+    servers.push(second);
+    const again = asUser(second, user.cookie, user.email, user.id);
+    const done = await waitForTask(again, taskId);
+    expect(done.body).toMatchObject({ code: 2, failedReason: TaskReasons.interrupted });
+    expect(await getBalance(second.services.db, user.id)).toBe(10);
+    expect(await ledgerSum(second.services.db, user.id)).toBe(10);
+    expect(await countLiveUploads(second.services.db, user.id)).toBe(0);
+  });
+});
