@@ -18,7 +18,20 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["next", "next/*", "react", "react-dom", "sharp", "hono", "hono/*", "@/engine/*", "!@/engine/types"], message: "Domain code speaks to interfaces only." },
+            {
+              group: [
+                "next",
+                "next/*",
+                "react",
+                "react-dom",
+                "sharp",
+                "hono",
+                "hono/*",
+                "@/engine/*",
+                "!@/engine/types",
+              ],
+              message: "Domain code speaks to interfaces only.",
+            },
           ],
         },
       ],

@@ -4,7 +4,8 @@ const config: NextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
   serverExternalPackages: ["sharp", "@electric-sql/pglite", "pg", "piscina"],
-  typescript: { ignoreBuildErrors: false },
+  // `npm test` runs tsc over the whole project; the build need not repeat it.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default config;

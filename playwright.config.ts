@@ -31,9 +31,7 @@ export default defineConfig({
     },
     screenshot: "only-on-failure",
   },
-  projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
-  ],
+  projects: [{ name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } }],
   webServer: {
     command: "node --import tsx server.ts",
     url: `http://localhost:${PORT}/api/health`,

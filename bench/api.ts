@@ -73,14 +73,23 @@ async function main() {
       headers: { "content-type": "application/json", origin: base },
       body: JSON.stringify({ email: "bench@example.com", password: "bench-password-1", name: "Bench" }),
     });
-    const cookie = signup.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = signup.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const headers = { cookie, origin: base, "content-type": "application/json" };
 
-    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: "#3366aa" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: "#3366aa" } })
+      .png()
+      .toBuffer();
     const upload = async () => {
       const form = new FormData();
       form.append("file", new Blob([new Uint8Array(png)], { type: "image/png" }), "b.png");
-      const r = await fetch(`${base}/api/upload`, { method: "POST", headers: { cookie, origin: base }, body: form });
+      const r = await fetch(`${base}/api/upload`, {
+        method: "POST",
+        headers: { cookie, origin: base },
+        body: form,
+      });
       return ((await r.json()) as { url: string }).url;
     };
 
@@ -88,11 +97,21 @@ async function main() {
     const first = await fetch(`${base}/api/img/nano-banana/submit`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ prompt: "", image_urls: [await upload()], num_images: "1", turnstileToken: null, imageType: "nano-banana-lora-inverted-face-filter" }),
+      body: JSON.stringify({
+        prompt: "",
+        image_urls: [await upload()],
+        num_images: "1",
+        turnstileToken: null,
+        imageType: "nano-banana-lora-inverted-face-filter",
+      }),
     });
     const taskId = ((await first.json()) as { data: { taskIds: string[] } }).data.taskIds[0]!;
     for (;;) {
-      const r = await fetch(`${base}/api/img/nano-banana/taskResult`, { method: "POST", headers, body: JSON.stringify({ taskId }) });
+      const r = await fetch(`${base}/api/img/nano-banana/taskResult`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ taskId }),
+      });
       if (((await r.json()) as { code: number }).code !== 0) break;
       await new Promise((res) => setTimeout(res, 50));
     }
@@ -170,7 +189,8 @@ async function main() {
   }
 
   console.log("\n| run | req/s | p50 ms | p99 ms | errors | non-2xx |\n|---|---:|---:|---:|---:|---:|");
-  for (const r of rows) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+  for (const r of rows)
+    console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
 }
 
 main().catch((err) => {

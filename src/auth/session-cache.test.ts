@@ -12,7 +12,9 @@ describe("session cache", () => {
     }, 1_000);
     const h = headers("theme=dark; better-auth.session_token=abc.sig");
     expect(await cache.resolve(h, 0)).toMatchObject({ id: "u1" });
-    expect(await cache.resolve(headers("better-auth.session_token=abc.sig; theme=light"), 500)).toMatchObject({ id: "u1" });
+    expect(await cache.resolve(headers("better-auth.session_token=abc.sig; theme=light"), 500)).toMatchObject(
+      { id: "u1" },
+    );
     expect(calls).toBe(1);
     await cache.resolve(h, 1_500);
     expect(calls).toBe(2);

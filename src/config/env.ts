@@ -65,14 +65,10 @@ export class EnvError extends Error {
 /** Parses an environment (process.env by default). Throws EnvError naming each bad variable. */
 export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings count as unset, as they do in most .env tooling.
-  const cleaned = Object.fromEntries(
-    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
-  );
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`),
-    );
+    throw new EnvError(result.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`));
   }
   const env = result.data;
   const pairs: Array<[string, string]> = [

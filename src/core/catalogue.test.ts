@@ -2,11 +2,28 @@ import { describe, expect, it } from "vitest";
 import { EFFECTS, getEffect, getEffectByImageType } from "./catalogue";
 
 const SPEC_IDS = [
-  "stylized-stickers", "image-restoration", "watermark-remover", "gta-style-filter", "3d-finger",
-  "baby-face-generator", "studio-portrait", "artistic-portrait", "coloring-page", "pixel-illustration",
-  "hair-style-generator", "emoji-icon", "image-to-line-drawing", "linkedIn-profile-photo-generator",
-  "pixie-cut-filter", "image-outpainting", "hug-my-younger-self", "inverted-face-filter",
-  "boob-boost-effect", "16-bit-video-game-character", "3d-caricature", "y2k-style-ai",
+  "stylized-stickers",
+  "image-restoration",
+  "watermark-remover",
+  "gta-style-filter",
+  "3d-finger",
+  "baby-face-generator",
+  "studio-portrait",
+  "artistic-portrait",
+  "coloring-page",
+  "pixel-illustration",
+  "hair-style-generator",
+  "emoji-icon",
+  "image-to-line-drawing",
+  "linkedIn-profile-photo-generator",
+  "pixie-cut-filter",
+  "image-outpainting",
+  "hug-my-younger-self",
+  "inverted-face-filter",
+  "boob-boost-effect",
+  "16-bit-video-game-character",
+  "3d-caricature",
+  "y2k-style-ai",
 ];
 
 describe("effect catalogue", () => {
@@ -22,7 +39,12 @@ describe("effect catalogue", () => {
     const hot = EFFECTS.filter((e) => e.isHot).map((e) => e.id);
     const fresh = EFFECTS.filter((e) => e.isNew).map((e) => e.id);
     expect(hot).toEqual(["image-restoration", "watermark-remover", "gta-style-filter", "3d-finger"]);
-    expect(fresh).toEqual(["boob-boost-effect", "16-bit-video-game-character", "3d-caricature", "y2k-style-ai"]);
+    expect(fresh).toEqual([
+      "boob-boost-effect",
+      "16-bit-video-game-character",
+      "3d-caricature",
+      "y2k-style-ai",
+    ]);
   });
 
   it("defaults outpainting to all four edges and validates them", () => {
@@ -41,7 +63,10 @@ describe("effect catalogue", () => {
   });
 
   it("offers the mood prompt only where the copy does, and multi-image input where it needs it", () => {
-    expect(EFFECTS.filter((e) => e.acceptsPrompt).map((e) => e.id)).toEqual(["hug-my-younger-self", "y2k-style-ai"]);
+    expect(EFFECTS.filter((e) => e.acceptsPrompt).map((e) => e.id)).toEqual([
+      "hug-my-younger-self",
+      "y2k-style-ai",
+    ]);
     expect(getEffect("hug-my-younger-self")!.input).toMatchObject({ mode: "together", min: 2, max: 2 });
     expect(getEffect("baby-face-generator")!.input).toMatchObject({ mode: "together", min: 1, max: 2 });
     expect(getEffect("pixel-illustration")!.input).toEqual({ mode: "each" });

@@ -18,9 +18,7 @@ export const MOOD_PROMPT_MAX = 500;
  * - "each": one task (and one charge) per uploaded image.
  * - "together": one task that takes between min and max images at once.
  */
-export type InputRule =
-  | { mode: "each" }
-  | { mode: "together"; min: number; max: number; describe: string };
+export type InputRule = { mode: "each" } | { mode: "together"; min: number; max: number; describe: string };
 
 export interface ExamplePair {
   /** Public path of the "before" image (under /examples). */
@@ -93,7 +91,12 @@ interface Def {
 
 const defs: Def[] = [
   { id: "stylized-stickers", title: "Stylized Stickers", tags: ["sticker", "cartoon", "kawaii"] },
-  { id: "image-restoration", title: "Image Restoration", tags: ["restore", "colorize", "upscale"], isHot: true },
+  {
+    id: "image-restoration",
+    title: "Image Restoration",
+    tags: ["restore", "colorize", "upscale"],
+    isHot: true,
+  },
   {
     id: "watermark-remover",
     title: "Watermark Remover",
@@ -101,7 +104,12 @@ const defs: Def[] = [
     isHot: true,
     options: rightsOptions,
   },
-  { id: "gta-style-filter", title: "GTA Style Filter", tags: ["game", "poster", "illustration"], isHot: true },
+  {
+    id: "gta-style-filter",
+    title: "GTA Style Filter",
+    tags: ["game", "poster", "illustration"],
+    isHot: true,
+  },
   { id: "3d-finger", title: "3D Figure", tags: ["3d", "collectible", "figure"], isHot: true },
   {
     id: "baby-face-generator",
@@ -191,5 +199,4 @@ const byId = new Map(EFFECTS.map((e) => [e.id, e]));
 const byImageType = new Map(EFFECTS.map((e) => [e.imageType, e]));
 
 export const getEffect = (id: string): Effect | undefined => byId.get(id);
-export const getEffectByImageType = (imageType: string): Effect | undefined =>
-  byImageType.get(imageType);
+export const getEffectByImageType = (imageType: string): Effect | undefined => byImageType.get(imageType);

@@ -20,7 +20,13 @@ export class UrlSigner {
     return `/api/${kind}/${id}?expires=${expires}&sig=${this.mac(kind, id, expires)}`;
   }
 
-  verify(kind: FileKind, id: string, expires: string | undefined, sig: string | undefined, now = Date.now()): boolean {
+  verify(
+    kind: FileKind,
+    id: string,
+    expires: string | undefined,
+    sig: string | undefined,
+    now = Date.now(),
+  ): boolean {
     if (!expires || !sig || !/^\d{1,12}$/.test(expires)) return false;
     const exp = Number(expires);
     if (exp * 1000 < now) return false;

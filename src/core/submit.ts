@@ -12,11 +12,16 @@ import { requireOwnUploads, parseUploadUrls } from "./uploads";
 
 /** The spec's submit payload, plus our `options` object. */
 export const submitPayloadSchema = z.object({
-  prompt: z.string().max(MOOD_PROMPT_MAX, `The prompt may be at most ${MOOD_PROMPT_MAX} characters`).default(""),
+  prompt: z
+    .string()
+    .max(MOOD_PROMPT_MAX, `The prompt may be at most ${MOOD_PROMPT_MAX} characters`)
+    .default(""),
   image_urls: z.array(z.string().max(2048)).max(50, "Too many images in one request"),
-  num_images: z.union([z.literal("1"), z.literal(1)], {
-    error: 'num_images must be "1"',
-  }).default("1"),
+  num_images: z
+    .union([z.literal("1"), z.literal(1)], {
+      error: 'num_images must be "1"',
+    })
+    .default("1"),
   turnstileToken: z.string().max(4096).nullable().optional(),
   imageType: z.string().min(1, "imageType is required").max(200),
   options: z.record(z.string(), z.unknown()).optional(),

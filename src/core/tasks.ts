@@ -99,7 +99,12 @@ export class TaskStatusCache {
   }
 
   apply(e: TaskEvent): void {
-    this.set(e.taskId, { userId: e.userId, state: e.state, imageUrl: e.imageUrl, failedReason: e.failedReason });
+    this.set(e.taskId, {
+      userId: e.userId,
+      state: e.state,
+      imageUrl: e.imageUrl,
+      failedReason: e.failedReason,
+    });
   }
 }
 
@@ -183,7 +188,13 @@ export async function failTask(
     return row;
   });
   if (!failed) return false;
-  await publish(deps, { taskId, userId: failed.userId, state: "failed", imageUrl: null, failedReason: reason });
+  await publish(deps, {
+    taskId,
+    userId: failed.userId,
+    state: "failed",
+    imageUrl: null,
+    failedReason: reason,
+  });
   await deleteOriginalsIfUnused(deps, await inputUploadIds(deps.db, taskId));
   return true;
 }
@@ -237,12 +248,11 @@ export async function runTask(deps: TaskDeps, taskId: string): Promise<void> {
       controller.signal,
     );
   } catch (err) {
-    const reason =
-      controller.signal.aborted
-        ? TaskReasons.timeout
-        : err && typeof err === "object" && "reason" in err && typeof err.reason === "string"
-          ? `${err.reason} Your credits have been refunded.`
-          : TaskReasons.internal;
+    const reason = controller.signal.aborted
+      ? TaskReasons.timeout
+      : err && typeof err === "object" && "reason" in err && typeof err.reason === "string"
+        ? `${err.reason} Your credits have been refunded.`
+        : TaskReasons.internal;
     if (!(err && typeof err === "object" && "reason" in err)) {
       deps.log?.("task render crashed", { taskId, err: String(err) });
     }

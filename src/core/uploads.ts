@@ -100,10 +100,7 @@ export function parseUploadUrls(urls: string[], allowedOrigins: string[]): strin
 }
 
 const notOurUpload = () =>
-  new AppError(
-    "BAD_REQUEST",
-    "Every image must be one of your own uploads. Please upload the image again.",
-  );
+  new AppError("BAD_REQUEST", "Every image must be one of your own uploads. Please upload the image again.");
 
 /** Loads the caller's live uploads by id; any missing, foreign or deleted one is a 400. */
 export async function requireOwnUploads(db: Db, userId: string, ids: string[]) {

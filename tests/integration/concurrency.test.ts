@@ -32,7 +32,9 @@ describe("concurrent submits", () => {
       urls.push(up.body.url!);
     }
     const results = await Promise.all(
-      urls.map((url) => submit(user, { image_urls: [url], imageType: "nano-banana-lora-inverted-face-filter" })),
+      urls.map((url) =>
+        submit(user, { image_urls: [url], imageType: "nano-banana-lora-inverted-face-filter" }),
+      ),
     );
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 402);

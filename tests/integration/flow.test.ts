@@ -42,7 +42,10 @@ describe("generation flow (Postgres)", () => {
     const imgRes = await user.fetch(imageUrl);
     expect(imgRes.status).toBe(200);
     expect(imgRes.headers.get("x-content-type-options")).toBe("nosniff");
-    const out = await sharp(Buffer.from(await imgRes.arrayBuffer())).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const out = await sharp(Buffer.from(await imgRes.arrayBuffer()))
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const expected = await sharp(input).flop().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     expect(out.info.width).toBe(expected.info.width);
     expect(out.info.height).toBe(expected.info.height);
@@ -68,7 +71,13 @@ describe("generation flow (Postgres)", () => {
     const res = await fetch(`${server.url}/api/img/nano-banana/submit`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ prompt: "", image_urls: [], num_images: "1", turnstileToken: null, imageType: "nano-banana-lora-inverted-face-filter" }),
+      body: JSON.stringify({
+        prompt: "",
+        image_urls: [],
+        num_images: "1",
+        turnstileToken: null,
+        imageType: "nano-banana-lora-inverted-face-filter",
+      }),
     });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ message: "Please sign in to continue" });
@@ -84,9 +93,14 @@ describe("generation flow (Postgres)", () => {
   it("answers 402 and creates nothing when the balance is too small", async () => {
     const user = await signUp(server);
     const db = server.services.db;
-    await db.transaction((tx) => spendCreditsTx(tx, { userId: user.id, amount: 9, key: `test-drain:${user.id}` }));
+    await db.transaction((tx) =>
+      spendCreditsTx(tx, { userId: user.id, amount: 9, key: `test-drain:${user.id}` }),
+    );
     const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
-    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-pixel-illustration" });
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-pixel-illustration",
+    });
     expect(res.status).toBe(402);
     expect(await getBalance(db, user.id)).toBe(1);
     expect(await ledgerSum(db, user.id)).toBe(1);
@@ -98,14 +112,34 @@ describe("generation flow (Postgres)", () => {
     const user = await signUp(server);
     const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
     const cases: Array<[Record<string, unknown>, RegExp]> = [
-      [{ image_urls: [], imageType: "nano-banana-lora-pixel-illustration" }, /^Please upload at least one image$/],
+      [
+        { image_urls: [], imageType: "nano-banana-lora-pixel-illustration" },
+        /^Please upload at least one image$/,
+      ],
       [{ image_urls: [up.body.url], imageType: "nano-banana-lora-nope" }, /Unknown imageType/],
-      [{ image_urls: [up.body.url], imageType: "nano-banana-lora-pixel-illustration", num_images: "4" }, /num_images/],
+      [
+        { image_urls: [up.body.url], imageType: "nano-banana-lora-pixel-illustration", num_images: "4" },
+        /num_images/,
+      ],
       [{ image_urls: [up.body.url], imageType: "nano-banana-lora-watermark-remover" }, /right to edit/],
       [{ image_urls: [up.body.url], imageType: "nano-banana-lora-boob-boost-effect" }, /adult/],
       [{ image_urls: [up.body.url], imageType: "nano-banana-lora-hug-my-younger-self" }, /exactly 2 images/],
-      [{ image_urls: [up.body.url], imageType: "nano-banana-lora-image-outpainting", options: { edges: ["middle"] } }, /./],
-      [{ image_urls: [up.body.url], imageType: "nano-banana-lora-pixel-illustration", prompt: "make it blue" }, /does not take a prompt/],
+      [
+        {
+          image_urls: [up.body.url],
+          imageType: "nano-banana-lora-image-outpainting",
+          options: { edges: ["middle"] },
+        },
+        /./,
+      ],
+      [
+        {
+          image_urls: [up.body.url],
+          imageType: "nano-banana-lora-pixel-illustration",
+          prompt: "make it blue",
+        },
+        /does not take a prompt/,
+      ],
     ];
     for (const [payload, message] of cases) {
       const res = await submit(user, payload);
@@ -128,7 +162,10 @@ describe("generation flow (Postgres)", () => {
       const bob = await signUp(server);
       const bobsUpload = await bob.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
       for (const url of [trapUrl, bobsUpload.body.url!, "/etc/passwd", "/api/uploads/doesnotexist123"]) {
-        const res = await submit(alice, { image_urls: [url], imageType: "nano-banana-lora-inverted-face-filter" });
+        const res = await submit(alice, {
+          image_urls: [url],
+          imageType: "nano-banana-lora-inverted-face-filter",
+        });
         expect(res.status, url).toBe(400);
         expect(res.body.message).toMatch(/upload/i);
       }
@@ -145,7 +182,10 @@ describe("generation flow (Postgres)", () => {
     const alice = await signUp(server);
     const bob = await signUp(server);
     const up = await alice.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
-    const res = await submit(alice, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const res = await submit(alice, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-inverted-face-filter",
+    });
     const taskId = res.body.data!.taskIds[0]!;
     const stolen = await bob.json("/api/img/nano-banana/taskResult", { taskId });
     expect(stolen.status).toBe(404);
@@ -159,7 +199,10 @@ describe("generation flow (Postgres)", () => {
   it("fails an effect the engine cannot render yet with a clear reason and a refund", async () => {
     const user = await signUp(server);
     const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
-    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-stylized-stickers" });
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-stylized-stickers",
+    });
     expect(res.status).toBe(200);
     const done = await waitForTask(user, res.body.data!.taskIds[0]!);
     expect(done.body).toMatchObject({ code: 2, status: 2, data: { imageUrl: null } });
@@ -174,7 +217,10 @@ describe("generation flow (Postgres)", () => {
     const user = await signUp(server);
     const a = await user.upload(fixture("pet-1-cat.png"), "a.png", "image/png");
     const b = await user.upload(fixture("object-coffee.png"), "b.png", "image/png");
-    const res = await submit(user, { image_urls: [a.body.url, b.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const res = await submit(user, {
+      image_urls: [a.body.url, b.body.url],
+      imageType: "nano-banana-lora-inverted-face-filter",
+    });
     expect(res.status).toBe(200);
     expect(res.body.data!.taskIds).toHaveLength(2);
     for (const id of res.body.data!.taskIds) expect((await waitForTask(user, id)).body.code).toBe(1);
@@ -184,7 +230,10 @@ describe("generation flow (Postgres)", () => {
   it("pushes the task's answer over server-sent events the moment it changes", async () => {
     const user = await signUp(server);
     const up = await user.upload(fixture("object-coffee.png"), "c.png", "image/png");
-    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-pixel-illustration" });
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-pixel-illustration",
+    });
     const taskId = res.body.data!.taskIds[0]!;
     const stream = await user.fetch(`/api/img/nano-banana/taskEvents?taskId=${taskId}`);
     expect(stream.status).toBe(200);

@@ -66,7 +66,11 @@ async function dropDatabase(databaseUrl: string): Promise<void> {
 export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
   const kind = opts.database ?? "postgres";
   const dataDir = opts.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "photofx-test-"));
-  const databaseUrl = opts.reuse ? opts.reuse.databaseUrl : kind === "postgres" ? await createDatabase() : undefined;
+  const databaseUrl = opts.reuse
+    ? opts.reuse.databaseUrl
+    : kind === "postgres"
+      ? await createDatabase()
+      : undefined;
   const env = parseEnv({
     NODE_ENV: "test",
     DATA_DIR: dataDir,
@@ -109,13 +113,24 @@ export interface TestUser {
   email: string;
   id: string;
   fetch(pathname: string, init?: RequestInit): Promise<Response>;
-  json<T = Record<string, unknown>>(pathname: string, body?: unknown, init?: RequestInit): Promise<{ status: number; body: T }>;
-  upload(bytes: Uint8Array, name?: string, type?: string): Promise<{ status: number; body: { url?: string; message?: string; reason?: string } }>;
+  json<T = Record<string, unknown>>(
+    pathname: string,
+    body?: unknown,
+    init?: RequestInit,
+  ): Promise<{ status: number; body: T }>;
+  upload(
+    bytes: Uint8Array,
+    name?: string,
+    type?: string,
+  ): Promise<{ status: number; body: { url?: string; message?: string; reason?: string } }>;
 }
 
 let userCounter = 0;
 
-export async function signUp(server: TestServer, email = `user${++userCounter}-${Date.now()}@example.com`): Promise<TestUser> {
+export async function signUp(
+  server: TestServer,
+  email = `user${++userCounter}-${Date.now()}@example.com`,
+): Promise<TestUser> {
   const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: server.services.env.appUrl },
@@ -161,7 +176,11 @@ export function asUser(server: TestServer, cookie: string, email: string, id: st
 }
 
 /** Submits an effect and returns the raw answer. */
-export function submit(user: TestUser, payload: Record<string, unknown>, headers: Record<string, string> = {}) {
+export function submit(
+  user: TestUser,
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   return user.json<{ message?: string; data?: { taskIds: string[] } }>(
     "/api/img/nano-banana/submit",
     { prompt: "", num_images: "1", turnstileToken: null, ...payload },
@@ -173,10 +192,12 @@ export function submit(user: TestUser, payload: Record<string, unknown>, headers
 export async function waitForTask(user: TestUser, taskId: string, timeoutMs = 20_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const r = await user.json<{ code: number; status: number; data: { imageUrl: string | null }; failedReason: string | null }>(
-      "/api/img/nano-banana/taskResult",
-      { taskId },
-    );
+    const r = await user.json<{
+      code: number;
+      status: number;
+      data: { imageUrl: string | null };
+      failedReason: string | null;
+    }>("/api/img/nano-banana/taskResult", { taskId });
     if (r.status !== 200) return r;
     if (r.body.code === 1 || r.body.code === 2) return r;
     if (Date.now() > until) throw new Error(`task ${taskId} still pending after ${timeoutMs} ms`);

@@ -27,7 +27,10 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     servers.push(server);
     const user = await signUp(server);
     const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
-    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-inverted-face-filter",
+    });
     const taskId = res.body.data!.taskIds[0]!;
     expect(await getBalance(server.services.db, user.id)).toBe(8);
     await new Promise((r) => setTimeout(r, 1_200));
@@ -47,7 +50,10 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     const first = await startTestServer({ renderer: hangingRenderer });
     const user = await signUp(first);
     const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
-    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-inverted-face-filter",
+    });
     const taskId = res.body.data!.taskIds[0]!;
     for (let i = 0; i < 100; i++) {
       const [row] = await first.services.db.select().from(task).where(eq(task.id, taskId));
@@ -73,7 +79,10 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     const first = await startTestServer({ renderer: hangingRenderer });
     const user = await signUp(first);
     const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
-    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-inverted-face-filter",
+    });
     const taskId = res.body.data!.taskIds[0]!;
     for (let i = 0; i < 100; i++) {
       const [row] = await first.services.db.select().from(task).where(eq(task.id, taskId));

@@ -19,11 +19,16 @@ describe("embedded defaults smoke run (PGlite)", () => {
     const user = await signUp(server);
     const input = fixture("object-coffee.png");
     const up = await user.upload(input, "coffee.png", "image/png");
-    const res = await submit(user, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-inverted-face-filter",
+    });
     expect(res.status).toBe(200);
     const done = await waitForTask(user, res.body.data!.taskIds[0]!);
     expect(done.body.code).toBe(1);
-    const out = await sharp(Buffer.from(await (await user.fetch(done.body.data.imageUrl!)).arrayBuffer())).raw().toBuffer();
+    const out = await sharp(Buffer.from(await (await user.fetch(done.body.data.imageUrl!)).arrayBuffer()))
+      .raw()
+      .toBuffer();
     const expected = await sharp(input).flop().raw().toBuffer();
     expect(out.equals(expected)).toBe(true);
     expect((await user.json("/api/credits")).body).toEqual({ balance: 8 });

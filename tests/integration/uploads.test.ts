@@ -57,17 +57,38 @@ describe("upload attacks", () => {
   });
 
   const refusals: Array<[string, () => Promise<Buffer>, string, string, RegExp]> = [
-    ["a text file named .png", async () => Buffer.from("hello, I am not an image\n"), "evil.png", "image/png", /not a PNG, JPEG or WebP/i],
-    ["a truncated JPEG", async () => fixture("portrait-male-1.jpg").subarray(0, 60_000), "cut.jpg", "image/jpeg", /damaged|incomplete/i],
+    [
+      "a text file named .png",
+      async () => Buffer.from("hello, I am not an image\n"),
+      "evil.png",
+      "image/png",
+      /not a PNG, JPEG or WebP/i,
+    ],
+    [
+      "a truncated JPEG",
+      async () => fixture("portrait-male-1.jpg").subarray(0, 60_000),
+      "cut.jpg",
+      "image/jpeg",
+      /damaged|incomplete/i,
+    ],
     ["a PNG declaring 50000 x 50000 pixels", async () => pngBomb(), "bomb.png", "image/png", /too large/i],
     [
       "an SVG",
-      async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'),
+      async () =>
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+        ),
       "x.svg",
       "image/svg+xml",
       /not a PNG, JPEG or WebP/i,
     ],
-    ["an 11 MB file", async () => Buffer.concat([fixture("portrait-male-1.jpg"), Buffer.alloc(11 * 1024 * 1024)]), "big.jpg", "image/jpeg", /10 MB/],
+    [
+      "an 11 MB file",
+      async () => Buffer.concat([fixture("portrait-male-1.jpg"), Buffer.alloc(11 * 1024 * 1024)]),
+      "big.jpg",
+      "image/jpeg",
+      /10 MB/,
+    ],
   ];
 
   for (const [name, make, filename, type, reason] of refusals) {
@@ -85,7 +106,12 @@ describe("upload attacks", () => {
     const withGps = await sharp(fixture("portrait-male-1.jpg"))
       .withExif({
         IFD0: { Orientation: "6", Copyright: "someone" },
-        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "48/1 51/1 30/1", GPSLongitudeRef: "E", GPSLongitude: "2/1 17/1 40/1" },
+        IFD3: {
+          GPSLatitudeRef: "N",
+          GPSLatitude: "48/1 51/1 30/1",
+          GPSLongitudeRef: "E",
+          GPSLongitude: "2/1 17/1 40/1",
+        },
       })
       .resize(400, 300, { fit: "fill" })
       .jpeg()

@@ -141,7 +141,11 @@ export const upload = pgTable(
     /** Set when the stored original has been deleted (task ended, or never used). */
     deletedAt: ts("deleted_at"),
   },
-  (t) => [index("upload_live_idx").on(t.createdAt).where(sql`${t.deletedAt} is null`)],
+  (t) => [
+    index("upload_live_idx")
+      .on(t.createdAt)
+      .where(sql`${t.deletedAt} is null`),
+  ],
 );
 
 export const TASK_STATES = ["queued", "running", "succeeded", "failed"] as const;

@@ -1,0 +1,178 @@
+/**
+ * The browser's side of generation: submit, then follow each task until it ends. It reads
+ * every answer shape the spec lists, follows server-sent events, and falls back to the
+ * spec's polling (POST taskResult, at most 60 attempts 5 s apart). Framework-free, so it
+ * is tested on its own.
+ */
+
+export const POLL_INTERVAL_MS = 5_000;
+export const POLL_MAX_ATTEMPTS = 60;
+
+/** The spec's client messages (English; the UI passes translated ones). */
+export const ClientMessages = {
+  signIn: "Please sign in to continue",
+  verificationFailed: "Verification failed. Please try again.",
+  somethingWrong: "Something went wrong. Please try again.",
+  noTaskIds: "No taskId(s) returned from server",
+  noImageUrl: "No image URL returned from server",
+  allFailed: "All image generation attempts failed",
+  taskFailed: "Image generation failed",
+  timeout: "Generation timeout. Please try again.",
+} as const;
+export type ClientMessageTable = { [K in keyof typeof ClientMessages]: string };
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json => (v && typeof v === "object" ? (v as Json) : {});
+const str = (v: unknown): string | undefined => (typeof v === "string" && v.length > 0 ? v : undefined);
+
+/** data.taskIds, data.taskId or taskId; an empty list when none is present. */
+export function extractTaskIds(answer: unknown): string[] {
+  const a = obj(answer);
+  const data = obj(a.data);
+  if (Array.isArray(data.taskIds)) return data.taskIds.filter((t): t is string => typeof t === "string");
+  const one = str(data.taskId) ?? str(a.taskId);
+  return one ? [one] : [];
+}
+
+export type TaskState =
+  | { kind: "pending" }
+  | { kind: "success"; imageUrl: string }
+  | { kind: "failed"; reason: string };
+
+/**
+ * Reads one taskResult answer: code or status (1 success, 2 failed, anything else
+ * pending); the image from data.imageUrl, data.imgAfterSrc, imageUrl or url; the reason
+ * from failedReason, msg or message.
+ */
+export function readTaskAnswer(answer: unknown, messages: ClientMessageTable = ClientMessages): TaskState {
+  const a = obj(answer);
+  const data = obj(a.data);
+  const code = Number(a.code ?? a.status);
+  if (code === 1 || Number(a.status) === 1) {
+    const imageUrl = str(data.imageUrl) ?? str(data.imgAfterSrc) ?? str(a.imageUrl) ?? str(a.url);
+    if (!imageUrl) return { kind: "failed", reason: messages.noImageUrl };
+    return { kind: "success", imageUrl };
+  }
+  if (code === 2 || Number(a.status) === 2) {
+    return { kind: "failed", reason: str(a.failedReason) ?? str(a.msg) ?? str(a.message) ?? messages.taskFailed };
+  }
+  return { kind: "pending" };
+}
+
+/** What a failed submit means for the UI. */
+export type SubmitFailure =
+  | { kind: "signIn"; message: string }
+  | { kind: "insufficientCredits" }
+  | { kind: "upgrade"; message: string }
+  | { kind: "verification"; message: string }
+  | { kind: "error"; message: string };
+
+/** Maps a non-2xx submit answer to the spec's error rows. */
+export function classifySubmitFailure(
+  status: number,
+  body: unknown,
+  messages: ClientMessageTable = ClientMessages,
+): SubmitFailure {
+  const message = str(obj(body).message);
+  if (status === 401) return { kind: "signIn", message: messages.signIn };
+  if (status === 402) return { kind: "insufficientCredits" };
+  if (obj(body).code === "UPGRADE_REQUIRED") return { kind: "upgrade", message: message ?? messages.somethingWrong };
+  if (status === 400 && message?.toLowerCase().includes("verification")) {
+    return { kind: "verification", message: message ?? messages.verificationFailed };
+  }
+  return { kind: "error", message: message ?? messages.somethingWrong };
+}
+
+export interface FollowOptions {
+  /** Base of the generation API, e.g. "/api/img/nano-banana". */
+  base: string;
+  fetch?: typeof fetch;
+  /** Creates an EventSource; absent (or throwing) means polling only. */
+  eventSource?: (url: string) => EventSource;
+  intervalMs?: number;
+  maxAttempts?: number;
+  signal?: AbortSignal;
+  messages?: ClientMessageTable;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+
+/** Follows server-sent events until the task ends; null when SSE is unavailable or drops. */
+function followEvents(opts: FollowOptions, taskId: string, messages: ClientMessageTable): Promise<TaskState | null> {
+  if (!opts.eventSource) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    let source: EventSource;
+    try {
+      source = opts.eventSource!(`${opts.base}/taskEvents?taskId=${encodeURIComponent(taskId)}`);
+    } catch {
+      resolve(null);
+      return;
+    }
+    const finish = (value: TaskState | null) => {
+      source.close();
+      resolve(value);
+    };
+    source.addEventListener("task", (e) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse((e as MessageEvent<string>).data);
+      } catch {
+        return;
+      }
+      const state = readTaskAnswer(parsed, messages);
+      if (state.kind !== "pending") finish(state);
+    });
+    source.onerror = () => finish(null);
+    opts.signal?.addEventListener("abort", () => finish(null));
+  });
+}
+
+/**
+ * Follows one task to its end: server-sent events first; if they are unavailable or drop,
+ * the spec's polling takes over. Resolves to success or failure, never rejects; after
+ * maxAttempts polls the answer is the timeout message.
+ */
+export async function followTask(taskId: string, opts: FollowOptions): Promise<TaskState> {
+  const messages = opts.messages ?? ClientMessages;
+  const viaEvents = await followEvents(opts, taskId, messages);
+  if (viaEvents) return viaEvents;
+  const doFetch = opts.fetch ?? fetch;
+  const interval = opts.intervalMs ?? POLL_INTERVAL_MS;
+  const max = opts.maxAttempts ?? POLL_MAX_ATTEMPTS;
+  for (let attempt = 1; attempt <= max; attempt++) {
+    if (opts.signal?.aborted) break;
+    try {
+      const res = await doFetch(`${opts.base}/taskResult`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ taskId }),
+        signal: opts.signal,
+      });
+      if (res.status === 401) return { kind: "failed", reason: messages.signIn };
+      if (res.ok) {
+        const state = readTaskAnswer(await res.json(), messages);
+        if (state.kind !== "pending") return state;
+      } else if (res.status === 404) {
+        return { kind: "failed", reason: messages.taskFailed };
+      }
+    } catch {
+      // A network blip: keep polling until the attempts run out.
+    }
+    if (attempt < max) await sleep(interval, opts.signal);
+  }
+  return { kind: "failed", reason: messages.timeout };
+}
+
+/** `{prefix}_{yyyymmdd_hhmmss}_{index}.png`, in local time. */
+export function downloadFileName(prefix: string, index: number, date = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  const stamp = `${date.getFullYear()}${p(date.getMonth() + 1)}${p(date.getDate())}_${p(date.getHours())}${p(date.getMinutes())}${p(date.getSeconds())}`;
+  return `${prefix}_${stamp}_${index}.png`;
+}
