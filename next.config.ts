@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 
 const config: NextConfig = {
   reactStrictMode: true,
@@ -8,4 +9,4 @@ const config: NextConfig = {
   typescript: { ignoreBuildErrors: true },
 };
 
-export default config;
+export default createNextIntlPlugin("./src/i18n/request.ts")(config);

@@ -39,7 +39,12 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   server.listen(env.PORT, env.HOST, () => {
     services.log.info(
-      { url: env.appUrl, database: services.database.kind, storage: services.storage.kind, queue: services.queue.kind },
+      {
+        url: env.appUrl,
+        database: services.database.kind,
+        storage: services.storage.kind,
+        queue: services.queue.kind,
+      },
       `photofx ready on http://localhost:${env.PORT}`,
     );
   });

@@ -22,7 +22,10 @@ export function createApi(services: Services): Hono<ApiEnv> {
   app.use("*", async (c, next) => {
     c.set("services", services);
     // Auth routes resolve sessions themselves; everything else gets the cached lookup.
-    c.set("user", c.req.path.startsWith("/api/auth/") ? null : await services.sessions.resolve(c.req.raw.headers));
+    c.set(
+      "user",
+      c.req.path.startsWith("/api/auth/") ? null : await services.sessions.resolve(c.req.raw.headers),
+    );
     await next();
   });
 

@@ -45,7 +45,15 @@ export interface Effect {
   acceptsPrompt: boolean;
   /** zod schema of the payload's `options` object for this effect. */
   options: z.ZodType<Record<string, unknown>>;
+  /** Which option controls the form shows (the schema above validates them). */
+  optionsForm: OptionsForm;
 }
+
+export type OptionsForm = "none" | "outpaintEdges" | "rightsConfirmed" | "adultConsent";
+
+/** What the browser needs of an effect: serializable, without server-only schemas. */
+export type ClientEffect = Omit<Effect, "options">;
+export const toClientEffect = ({ options: _options, ...rest }: Effect): ClientEffect => rest;
 
 const noOptions = z.object({}).strict();
 
@@ -87,6 +95,7 @@ interface Def {
   input?: InputRule;
   acceptsPrompt?: boolean;
   options?: z.ZodType<Record<string, unknown>>;
+  optionsForm?: OptionsForm;
 }
 
 const defs: Def[] = [
@@ -103,6 +112,7 @@ const defs: Def[] = [
     tags: ["cleanup", "watermark"],
     isHot: true,
     options: rightsOptions,
+    optionsForm: "rightsConfirmed",
   },
   {
     id: "gta-style-filter",
@@ -140,6 +150,7 @@ const defs: Def[] = [
     title: "Image Outpainting",
     tags: ["extend", "expand", "canvas"],
     options: outpaintOptions,
+    optionsForm: "outpaintEdges",
   },
   {
     id: "hug-my-younger-self",
@@ -160,6 +171,7 @@ const defs: Def[] = [
     tags: ["body", "retouch"],
     isNew: true,
     options: consentOptions,
+    optionsForm: "adultConsent",
   },
   {
     id: "16-bit-video-game-character",
@@ -193,6 +205,7 @@ export const EFFECTS: readonly Effect[] = defs.map((d) => ({
   input: d.input ?? { mode: "each" },
   acceptsPrompt: d.acceptsPrompt ?? false,
   options: d.options ?? noOptions,
+  optionsForm: d.optionsForm ?? "none",
 }));
 
 const byId = new Map(EFFECTS.map((e) => [e.id, e]));

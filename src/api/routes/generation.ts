@@ -38,12 +38,23 @@ export function generationRoutes() {
           taskTimeoutSeconds: s.env.TASK_TIMEOUT_SECONDS,
           onCreated: async (tasks) => {
             for (const t of tasks) {
-              await s.events.publish({ taskId: t.id, userId: t.userId, state: "queued", imageUrl: null, failedReason: null });
+              await s.events.publish({
+                taskId: t.id,
+                userId: t.userId,
+                state: "queued",
+                imageUrl: null,
+                failedReason: null,
+              });
               await s.queue.enqueue(t.id);
             }
           },
         },
-        { userId: user.id, route, payload: await readJson(c), idempotencyKey: c.req.header("idempotency-key") },
+        {
+          userId: user.id,
+          route,
+          payload: await readJson(c),
+          idempotencyKey: c.req.header("idempotency-key"),
+        },
       );
       return c.json({ message: "Task submitted", data: { taskIds } });
     });
@@ -55,7 +66,11 @@ export function generationRoutes() {
       const parsed = taskIdSchema.safeParse(await readJson(c));
       if (!parsed.success) throw new AppError("VALIDATION", "taskId is required");
       const s = c.get("services");
-      const answer = await getTaskResult({ db: s.database.db, cache: s.taskCache }, user.id, parsed.data.taskId);
+      const answer = await getTaskResult(
+        { db: s.database.db, cache: s.taskCache },
+        user.id,
+        parsed.data.taskId,
+      );
       if (!answer) return c.json({ message: "Task not found" }, 404);
       return c.json(answer);
     });

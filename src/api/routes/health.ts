@@ -10,7 +10,12 @@ export function healthRoutes() {
       const s = c.get("services");
       try {
         await pingDatabase(s.database.db);
-        return c.json({ status: "ready", database: s.database.kind, queue: s.queue.kind, storage: s.storage.kind });
+        return c.json({
+          status: "ready",
+          database: s.database.kind,
+          queue: s.queue.kind,
+          storage: s.storage.kind,
+        });
       } catch {
         return c.json({ status: "unavailable", database: "unreachable" }, 503);
       }

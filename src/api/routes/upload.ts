@@ -29,11 +29,11 @@ export function uploadRoutes() {
       try {
         form = await c.req.parseBody();
       } catch {
-        throw new AppError("BAD_REQUEST", "Send the image as multipart/form-data in the field \"file\".");
+        throw new AppError("BAD_REQUEST", 'Send the image as multipart/form-data in the field "file".');
       }
       const file = form.file;
       if (!(file instanceof File)) {
-        throw new AppError("BAD_REQUEST", "Send the image as multipart/form-data in the field \"file\".");
+        throw new AppError("BAD_REQUEST", 'Send the image as multipart/form-data in the field "file".');
       }
       const bytes = new Uint8Array(await file.arrayBuffer());
       const s = c.get("services");

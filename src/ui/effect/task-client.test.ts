@@ -19,11 +19,20 @@ describe("task client: answer shapes", () => {
   it("reads code or status, every image field and every reason field", () => {
     expect(readTaskAnswer({ code: 0 })).toEqual({ kind: "pending" });
     expect(readTaskAnswer({ status: 7 })).toEqual({ kind: "pending" });
-    expect(readTaskAnswer({ code: 1, data: { imageUrl: "/a" } })).toEqual({ kind: "success", imageUrl: "/a" });
-    expect(readTaskAnswer({ status: 1, data: { imgAfterSrc: "/b" } })).toEqual({ kind: "success", imageUrl: "/b" });
+    expect(readTaskAnswer({ code: 1, data: { imageUrl: "/a" } })).toEqual({
+      kind: "success",
+      imageUrl: "/a",
+    });
+    expect(readTaskAnswer({ status: 1, data: { imgAfterSrc: "/b" } })).toEqual({
+      kind: "success",
+      imageUrl: "/b",
+    });
     expect(readTaskAnswer({ code: 1, imageUrl: "/c" })).toEqual({ kind: "success", imageUrl: "/c" });
     expect(readTaskAnswer({ code: 1, url: "/d" })).toEqual({ kind: "success", imageUrl: "/d" });
-    expect(readTaskAnswer({ code: 1, data: {} })).toEqual({ kind: "failed", reason: ClientMessages.noImageUrl });
+    expect(readTaskAnswer({ code: 1, data: {} })).toEqual({
+      kind: "failed",
+      reason: ClientMessages.noImageUrl,
+    });
     expect(readTaskAnswer({ code: 2, failedReason: "x" })).toEqual({ kind: "failed", reason: "x" });
     expect(readTaskAnswer({ status: 2, msg: "y" })).toEqual({ kind: "failed", reason: "y" });
     expect(readTaskAnswer({ code: 2, message: "z" })).toEqual({ kind: "failed", reason: "z" });
@@ -32,7 +41,9 @@ describe("task client: answer shapes", () => {
 
   it("maps submit failures to the spec's error rows", () => {
     expect(classifySubmitFailure(401, {})).toEqual({ kind: "signIn", message: "Please sign in to continue" });
-    expect(classifySubmitFailure(402, { message: "Insufficient credits" })).toEqual({ kind: "insufficientCredits" });
+    expect(classifySubmitFailure(402, { message: "Insufficient credits" })).toEqual({
+      kind: "insufficientCredits",
+    });
     expect(classifySubmitFailure(400, { message: "Bot verification failed" })).toEqual({
       kind: "verification",
       message: "Bot verification failed",
@@ -41,8 +52,13 @@ describe("task client: answer shapes", () => {
       kind: "error",
       message: "Please upload at least one image",
     });
-    expect(classifySubmitFailure(500, "oops")).toEqual({ kind: "error", message: "Something went wrong. Please try again." });
-    expect(classifySubmitFailure(403, { code: "UPGRADE_REQUIRED", message: "Free plan" }).kind).toBe("upgrade");
+    expect(classifySubmitFailure(500, "oops")).toEqual({
+      kind: "error",
+      message: "Something went wrong. Please try again.",
+    });
+    expect(classifySubmitFailure(403, { code: "UPGRADE_REQUIRED", message: "Free plan" }).kind).toBe(
+      "upgrade",
+    );
   });
 
   it("names downloads {prefix}_{yyyymmdd_hhmmss}_{index}.png", () => {
@@ -88,7 +104,11 @@ describe("task client: following a task", () => {
       }
     }
     const ok = new FakeSource();
-    const viaSse = followTask("t1", { base: "/b", eventSource: () => ok as unknown as EventSource, fetch: answers([]).f });
+    const viaSse = followTask("t1", {
+      base: "/b",
+      eventSource: () => ok as unknown as EventSource,
+      fetch: answers([]).f,
+    });
     ok.dispatchEvent(new MessageEvent("task", { data: JSON.stringify({ code: 0 }) }));
     ok.dispatchEvent(new MessageEvent("task", { data: JSON.stringify({ code: 2, failedReason: "nope" }) }));
     expect(await viaSse).toEqual({ kind: "failed", reason: "nope" });
@@ -96,7 +116,12 @@ describe("task client: following a task", () => {
 
     const broken = new FakeSource();
     const { f, calls } = answers([{ code: 1, data: { imageUrl: "/x" } }]);
-    const fallback = followTask("t2", { base: "/b", eventSource: () => broken as unknown as EventSource, fetch: f, intervalMs: 1 });
+    const fallback = followTask("t2", {
+      base: "/b",
+      eventSource: () => broken as unknown as EventSource,
+      fetch: f,
+      intervalMs: 1,
+    });
     broken.onerror?.();
     expect(await fallback).toEqual({ kind: "success", imageUrl: "/x" });
     expect(calls).toHaveLength(1);

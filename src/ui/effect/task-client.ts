@@ -35,9 +35,7 @@ export function extractTaskIds(answer: unknown): string[] {
 }
 
 export type TaskState =
-  | { kind: "pending" }
-  | { kind: "success"; imageUrl: string }
-  | { kind: "failed"; reason: string };
+  { kind: "pending" } | { kind: "success"; imageUrl: string } | { kind: "failed"; reason: string };
 
 /**
  * Reads one taskResult answer: code or status (1 success, 2 failed, anything else
@@ -54,7 +52,10 @@ export function readTaskAnswer(answer: unknown, messages: ClientMessageTable = C
     return { kind: "success", imageUrl };
   }
   if (code === 2 || Number(a.status) === 2) {
-    return { kind: "failed", reason: str(a.failedReason) ?? str(a.msg) ?? str(a.message) ?? messages.taskFailed };
+    return {
+      kind: "failed",
+      reason: str(a.failedReason) ?? str(a.msg) ?? str(a.message) ?? messages.taskFailed,
+    };
   }
   return { kind: "pending" };
 }
@@ -76,7 +77,8 @@ export function classifySubmitFailure(
   const message = str(obj(body).message);
   if (status === 401) return { kind: "signIn", message: messages.signIn };
   if (status === 402) return { kind: "insufficientCredits" };
-  if (obj(body).code === "UPGRADE_REQUIRED") return { kind: "upgrade", message: message ?? messages.somethingWrong };
+  if (obj(body).code === "UPGRADE_REQUIRED")
+    return { kind: "upgrade", message: message ?? messages.somethingWrong };
   if (status === 400 && message?.toLowerCase().includes("verification")) {
     return { kind: "verification", message: message ?? messages.verificationFailed };
   }
@@ -105,7 +107,11 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 /** Follows server-sent events until the task ends; null when SSE is unavailable or drops. */
-function followEvents(opts: FollowOptions, taskId: string, messages: ClientMessageTable): Promise<TaskState | null> {
+function followEvents(
+  opts: FollowOptions,
+  taskId: string,
+  messages: ClientMessageTable,
+): Promise<TaskState | null> {
   if (!opts.eventSource) return Promise.resolve(null);
   return new Promise((resolve) => {
     let source: EventSource;

@@ -1,0 +1,66 @@
+import type { Metadata, Viewport } from "next";
+import { notFound } from "next/navigation";
+import { hasLocale, NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations, setRequestLocale } from "next-intl/server";
+import type { ReactNode } from "react";
+import { Toaster } from "sonner";
+import { isRtl, LOCALE_TAGS } from "@/i18n/locales";
+import { routing } from "@/i18n/routing";
+import { Footer } from "@/ui/layout/Footer";
+import { Header } from "@/ui/layout/Header";
+
+export function generateStaticParams() {
+  return routing.locales.map((locale) => ({ locale }));
+}
+
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ locale: string }>;
+}): Promise<Metadata> {
+  const { locale } = await params;
+  const t = await getTranslations({
+    locale: hasLocale(routing.locales, locale) ? locale : "en",
+    namespace: "home",
+  });
+  return { title: t("metaTitle"), description: t("metaDescription") };
+}
+
+export const viewport: Viewport = {
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#ffffff" },
+    { media: "(prefers-color-scheme: dark)", color: "#0b0b10" },
+  ],
+};
+
+export default async function LocaleLayout({
+  children,
+  params,
+}: {
+  children: ReactNode;
+  params: Promise<{ locale: string }>;
+}) {
+  const { locale } = await params;
+  if (!hasLocale(routing.locales, locale)) notFound();
+  setRequestLocale(locale);
+  const messages = await getMessages();
+  const t = await getTranslations("common");
+  return (
+    <html lang={LOCALE_TAGS[locale]} dir={isRtl(locale) ? "rtl" : "ltr"}>
+      <body className="min-h-screen bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+        <NextIntlClientProvider locale={locale} messages={messages}>
+          <a
+            href="#main"
+            className="sr-only focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-black"
+          >
+            {t("skipToContent")}
+          </a>
+          <Header />
+          <div id="main">{children}</div>
+          <Footer />
+          <Toaster richColors position="top-center" dir={isRtl(locale) ? "rtl" : "ltr"} />
+        </NextIntlClientProvider>
+      </body>
+    </html>
+  );
+}

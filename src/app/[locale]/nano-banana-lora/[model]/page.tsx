@@ -1,0 +1,72 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { connection } from "next/server";
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import { getEffect, toClientEffect } from "@/core/catalogue";
+import { publicConfig } from "@/config/public";
+import { getEffectCopy } from "@/i18n/effect-copy";
+import type { Locale } from "@/i18n/locales";
+import { Link } from "@/i18n/navigation";
+import { EffectWorkspace } from "@/ui/effect/EffectWorkspace";
+import { realExamples } from "@/ui/effect/examples";
+import { Faq } from "@/ui/faq/Faq";
+import { ExampleGallery } from "@/ui/gallery/ExampleGallery";
+
+type Params = Promise<{ locale: Locale; model: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { locale, model } = await params;
+  const copy = await getEffectCopy(locale, model);
+  if (!copy) return {};
+  return { title: `${copy.title} | photofx`, description: copy.description };
+}
+
+export default async function EffectPage({ params }: { params: Params }) {
+  const { locale, model } = await params;
+  setRequestLocale(locale);
+  const effect = getEffect(model);
+  const copy = effect ? await getEffectCopy(locale, model) : null;
+  if (!effect || !copy) notFound();
+  await connection(); // the support address is read per request
+  const { supportEmail } = publicConfig();
+  const t = await getTranslations("common");
+  const tEffect = await getTranslations("effect");
+  const examples = realExamples(effect);
+  return (
+    <main className="mx-auto max-w-7xl px-4 py-6">
+      <nav aria-label={tEffect("breadcrumb")} className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">
+        <ol className="flex flex-wrap items-center gap-1">
+          <li>
+            <Link href="/" className="hover:underline">
+              {t("home")}
+            </Link>
+          </li>
+          <li aria-hidden>›</li>
+          <li>
+            <Link href="/nano-banana-lora" className="hover:underline">
+              {t("effects")}
+            </Link>
+          </li>
+          <li aria-hidden>›</li>
+          <li aria-current="page" className="font-medium text-zinc-900 dark:text-zinc-100">
+            {copy.title}
+          </li>
+        </ol>
+      </nav>
+      <EffectWorkspace
+        effect={toClientEffect(effect)}
+        title={copy.title}
+        formTitle={copy.formTitle}
+        formDesc={copy.formDesc}
+        resultTitle={copy.resultTitle}
+        examples={examples}
+      />
+      <ExampleGallery pairs={examples} title={copy.title} />
+      <section className="mt-12">
+        <h1 className="text-3xl font-bold">{copy.title}</h1>
+        <p className="mt-3 max-w-3xl text-lg text-zinc-700 dark:text-zinc-300">{copy.description}</p>
+      </section>
+      <Faq items={copy.faq} email={supportEmail} />
+    </main>
+  );
+}

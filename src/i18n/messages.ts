@@ -1,0 +1,79 @@
+import type account from "../../messages/en/account.json";
+import type auth from "../../messages/en/auth.json";
+import type common from "../../messages/en/common.json";
+import type effect from "../../messages/en/effect.json";
+import type errors from "../../messages/en/errors.json";
+import type home from "../../messages/en/home.json";
+import type list from "../../messages/en/list.json";
+import type modals from "../../messages/en/modals.json";
+import type pricing from "../../messages/en/pricing.json";
+import type results from "../../messages/en/results.json";
+import type upload from "../../messages/en/upload.json";
+import type { Locale } from "./locales";
+
+/** Message files per locale, one per feature, so features are edited independently. */
+export const NAMESPACES = [
+  "common",
+  "home",
+  "list",
+  "effect",
+  "upload",
+  "results",
+  "modals",
+  "auth",
+  "account",
+  "pricing",
+  "errors",
+] as const;
+
+/** English defines the message type. */
+export type Messages = typeof common &
+  typeof home &
+  typeof list &
+  typeof effect &
+  typeof upload &
+  typeof results &
+  typeof modals &
+  typeof auth &
+  typeof account &
+  typeof pricing &
+  typeof errors;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Deep merge: keys missing from `over` keep the base text. */
+export function mergeMessages(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = isObject(v) && isObject(base[k]) ? mergeMessages(base[k] as Record<string, unknown>, v) : v;
+  }
+  return out;
+}
+
+async function loadLocale(locale: Locale): Promise<Record<string, unknown>> {
+  let all: Record<string, unknown> = {};
+  for (const ns of NAMESPACES) {
+    try {
+      const file = (await import(`../../messages/${locale}/${ns}.json`)).default as Record<string, unknown>;
+      all = { ...all, ...file };
+    } catch {
+      // A missing file falls back to English below; the i18n test fails on it.
+    }
+  }
+  return all;
+}
+
+/**
+ * A locale's messages over the English ones. A test fails on any key missing from any
+ * locale, so the English fallback only shows during development.
+ */
+export async function loadMessages(locale: Locale): Promise<Messages> {
+  const en = await loadLocale("en");
+  if (locale === "en") return en as Messages;
+  return mergeMessages(en, await loadLocale(locale)) as Messages;
+}

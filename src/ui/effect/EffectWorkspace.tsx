@@ -1,0 +1,218 @@
+"use client";
+import { useTranslations } from "next-intl";
+import { useState } from "react";
+import { toast } from "sonner";
+import Lightbox from "yet-another-react-lightbox";
+import "yet-another-react-lightbox/styles.css";
+import { OUTPAINT_EDGES, type ClientEffect, type ExamplePair, type OutpaintEdge } from "@/core/catalogue";
+import { useAccount } from "@/ui/account/account-store";
+import { ExamplesCarousel } from "@/ui/gallery/ExamplesCarousel";
+import { InsufficientCreditsModal, UpgradeModal, UploadPreviewModal } from "@/ui/modals/CreditsModals";
+import { ImageDetailsModal } from "@/ui/modals/ImageDetailsModal";
+import { Button } from "@/ui/primitives/Button";
+import { downloadImage } from "@/ui/results/download";
+import { NoImagesGuide } from "@/ui/results/NoImagesGuide";
+import { PendingCard } from "@/ui/results/PendingCard";
+import { ResultCard } from "@/ui/results/ResultCard";
+import { UploadArea } from "@/ui/upload/UploadArea";
+import { useGeneration, type ResultImage } from "./use-generation";
+
+/**
+ * The effect page's working area: the form panel (one third) and the results panel (two
+ * thirds) on desktop, stacked on a phone.
+ */
+export function EffectWorkspace({
+  effect,
+  title,
+  formTitle,
+  formDesc,
+  resultTitle,
+  examples,
+}: {
+  effect: ClientEffect;
+  title: string;
+  formTitle: string;
+  formDesc: string;
+  resultTitle: string;
+  examples: ExamplePair[];
+}) {
+  const t = useTranslations();
+  const gen = useGeneration(effect);
+  const account = useAccount();
+  const [edges, setEdges] = useState<OutpaintEdge[]>([...OUTPAINT_EDGES]);
+  const [prompt, setPrompt] = useState("");
+  const [rightsConfirmed, setRightsConfirmed] = useState(false);
+  const [adultConsent, setAdultConsent] = useState(false);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [details, setDetails] = useState<ResultImage | null>(null);
+  const [lightbox, setLightbox] = useState(-1);
+
+  const needsConfirm =
+    (effect.optionsForm === "rightsConfirmed" && !rightsConfirmed) ||
+    (effect.optionsForm === "adultConsent" && !adultConsent);
+
+  const download = async (image: ResultImage) => {
+    try {
+      await downloadImage(image.url, effect.id, gen.results.indexOf(image) + 1);
+    } catch {
+      toast.error(t("results.downloadFailed"));
+    }
+  };
+
+  const toggleEdge = (edge: OutpaintEdge) =>
+    setEdges((list) => (list.includes(edge) ? list.filter((e) => e !== edge) : [...list, edge]));
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-3">
+      <section className="lg:col-span-1" aria-labelledby="form-title">
+        <form
+          className="rounded-2xl border border-zinc-200 p-5 shadow-sm dark:border-zinc-800"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void gen.submit({ edges, rightsConfirmed, adultConsent, prompt });
+          }}
+        >
+          <h2 id="form-title" className="text-xl font-semibold">
+            {formTitle}
+          </h2>
+          <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{formDesc}</p>
+          <div className="mt-4">
+            <UploadArea
+              assets={gen.assets}
+              onFiles={gen.addFiles}
+              onReject={gen.rejectFiles}
+              onRemove={gen.removeAsset}
+              onClear={gen.clearAssets}
+              onPreview={(a) => setPreview(a.previewUrl)}
+            />
+          </div>
+
+          {effect.optionsForm === "outpaintEdges" ? (
+            <fieldset className="mt-4">
+              <legend className="text-sm font-medium">{t("effect.edgesLabel")}</legend>
+              <div className="mt-2 flex flex-wrap gap-2">
+                {OUTPAINT_EDGES.map((edge) => (
+                  <label
+                    key={edge}
+                    className="flex cursor-pointer items-center gap-1.5 rounded-lg border border-zinc-300 px-2.5 py-1 text-sm has-[:checked]:border-violet-600 has-[:checked]:bg-violet-50 dark:border-zinc-700 dark:has-[:checked]:bg-violet-950/40"
+                  >
+                    <input type="checkbox" checked={edges.includes(edge)} onChange={() => toggleEdge(edge)} />
+                    {t(`effect.edge${edge[0]!.toUpperCase()}${edge.slice(1)}` as "effect.edgeTop")}
+                  </label>
+                ))}
+                <button
+                  type="button"
+                  className="rounded-lg border border-zinc-300 px-2.5 py-1 text-sm dark:border-zinc-700"
+                  aria-pressed={edges.length === 4}
+                  onClick={() => setEdges([...OUTPAINT_EDGES])}
+                >
+                  {t("effect.edgeAll")}
+                </button>
+              </div>
+            </fieldset>
+          ) : null}
+
+          {effect.acceptsPrompt ? (
+            <label className="mt-4 block text-sm font-medium">
+              {t("effect.promptLabel")}
+              <textarea
+                className="mt-1 block w-full rounded-lg border border-zinc-300 bg-transparent p-2 text-sm dark:border-zinc-700"
+                rows={3}
+                maxLength={500}
+                value={prompt}
+                placeholder={t("effect.promptPlaceholder")}
+                onChange={(e) => setPrompt(e.target.value)}
+              />
+            </label>
+          ) : null}
+
+          {effect.optionsForm === "rightsConfirmed" ? (
+            <label className="mt-4 flex items-start gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="mt-0.5"
+                checked={rightsConfirmed}
+                onChange={(e) => setRightsConfirmed(e.target.checked)}
+              />
+              {t("effect.rightsConfirm")}
+            </label>
+          ) : null}
+          {effect.optionsForm === "adultConsent" ? (
+            <label className="mt-4 flex items-start gap-2 text-sm">
+              <input
+                type="checkbox"
+                className="mt-0.5"
+                checked={adultConsent}
+                onChange={(e) => setAdultConsent(e.target.checked)}
+              />
+              {t("effect.adultConsent")}
+            </label>
+          ) : null}
+          {effect.id === "baby-face-generator" ? (
+            <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">{t("effect.entertainmentNote")}</p>
+          ) : null}
+
+          <Button
+            type="submit"
+            className="mt-5 w-full py-3 text-base"
+            disabled={gen.generating || needsConfirm}
+            aria-busy={gen.generating}
+            data-testid="create-button"
+          >
+            {gen.generating ? t("effect.generating") : t("effect.createCost", { credits: effect.credits })}
+          </Button>
+          <p className="mt-2 text-center text-xs text-zinc-600 dark:text-zinc-400">
+            {t("effect.freePlanHint")}
+          </p>
+        </form>
+      </section>
+
+      <section className="lg:col-span-2" aria-labelledby="results-title" aria-live="polite">
+        <h2 id="results-title" className="mb-3 text-xl font-semibold">
+          {resultTitle}
+        </h2>
+        {gen.pending.length > 0 || gen.results.length > 0 ? (
+          <div className="grid gap-4 sm:grid-cols-2" data-testid="results-grid">
+            {gen.pending.map((p, i) => (
+              <PendingCard key={p.taskId} index={i} startedAt={p.startedAt} />
+            ))}
+            {gen.results.map((r, i) => (
+              <ResultCard
+                key={r.taskId}
+                image={r}
+                index={i}
+                onOpen={() => setLightbox(i)}
+                onDetails={() => setDetails(r)}
+                onDownload={() => void download(r)}
+              />
+            ))}
+          </div>
+        ) : examples.length > 0 ? (
+          <ExamplesCarousel pairs={examples} title={title} />
+        ) : (
+          <NoImagesGuide />
+        )}
+      </section>
+
+      <Lightbox
+        open={lightbox >= 0}
+        index={Math.max(0, lightbox)}
+        close={() => setLightbox(-1)}
+        slides={gen.results.map((r, i) => ({ src: r.url, alt: t("results.resultAlt", { n: i + 1 }) }))}
+      />
+      <ImageDetailsModal
+        image={details}
+        onClose={() => setDetails(null)}
+        onDownload={(img) => void download(img)}
+      />
+      <UploadPreviewModal src={preview} onClose={() => setPreview(null)} />
+      <InsufficientCreditsModal
+        open={gen.dialog === "insufficientCredits"}
+        onClose={() => gen.setDialog(null)}
+        credits={effect.credits}
+        balance={account.balance ?? 0}
+      />
+      <UpgradeModal open={gen.dialog === "upgrade"} onClose={() => gen.setDialog(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,313 @@
+"use client";
+import { useTranslations } from "next-intl";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { toast } from "sonner";
+import type { ClientEffect } from "@/core/catalogue";
+import { refreshAccount } from "@/ui/account/account-store";
+import {
+  classifySubmitFailure,
+  extractTaskIds,
+  followTask,
+  type ClientMessageTable,
+  type TaskState,
+} from "./task-client";
+
+/** The spec's free-plan cap, mirrored in the UI (the server enforces it). */
+export const FREE_CAP = 2;
+
+export interface UploadAsset {
+  id: string;
+  file: File;
+  previewUrl: string;
+  status: "uploading" | "done" | "error";
+  /** Server URL of the upload; cleared once a task has used (and deleted) the original. */
+  url?: string;
+}
+
+export interface PendingImage {
+  taskId: string;
+  startedAt: number;
+}
+
+export interface ResultImage {
+  taskId: string;
+  url: string;
+  prompt: string;
+  seed: number | null;
+  createdAt: string;
+  provider?: string;
+  model?: string;
+  /** Local preview of the photo it came from, for the before/after comparison. */
+  sourcePreview?: string;
+}
+
+export type Dialog = "insufficientCredits" | "upgrade" | null;
+
+export interface GenerationOptions {
+  edges: Array<"top" | "bottom" | "left" | "right">;
+  rightsConfirmed: boolean;
+  adultConsent: boolean;
+  prompt: string;
+}
+
+interface ImageMeta {
+  taskId: string;
+  url: string;
+  prompt: string;
+  seed: number;
+  createdAt: string;
+  provider: string;
+  model: string;
+}
+
+const API_BASE = "/api/img/nano-banana";
+
+async function uploadFile(file: File): Promise<string> {
+  const form = new FormData();
+  form.append("file", file);
+  const res = await fetch("/api/upload", { method: "POST", body: form, credentials: "same-origin" });
+  const body = (await res.json().catch(() => ({}))) as { url?: string; message?: string; reason?: string };
+  if (!res.ok || !body.url) {
+    const err = new Error(body.message ?? "upload failed") as Error & { status?: number; reason?: string };
+    err.status = res.status;
+    err.reason = body.reason;
+    throw err;
+  }
+  return body.url;
+}
+
+/**
+ * The effect page's state: uploads, the submit, following tasks, results, and which modal
+ * is open. Everything the spec's section 4 describes happens here.
+ */
+export function useGeneration(effect: ClientEffect) {
+  const t = useTranslations();
+  const [assets, setAssets] = useState<UploadAsset[]>([]);
+  const [pending, setPending] = useState<PendingImage[]>([]);
+  const [results, setResults] = useState<ResultImage[]>([]);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [generating, setGenerating] = useState(false);
+  const busy = useRef(false);
+  const assetsRef = useRef(assets);
+  assetsRef.current = assets;
+
+  const messages: ClientMessageTable = {
+    signIn: t("effect.signInToast"),
+    verificationFailed: t("errors.verificationFailed"),
+    somethingWrong: t("errors.somethingWrong"),
+    noTaskIds: t("errors.noTaskIds"),
+    noImageUrl: t("errors.noImageUrl"),
+    allFailed: t("errors.allFailed"),
+    taskFailed: t("errors.taskFailed"),
+    timeout: t("errors.timeout"),
+  };
+
+  useEffect(
+    () => () => {
+      for (const a of assetsRef.current) URL.revokeObjectURL(a.previewUrl);
+    },
+    [],
+  );
+
+  const patch = (id: string, change: Partial<UploadAsset>) =>
+    setAssets((list) => list.map((a) => (a.id === id ? { ...a, ...change } : a)));
+
+  const startUpload = useCallback(
+    async (asset: UploadAsset, quiet = false) => {
+      const toastId = quiet ? undefined : toast.loading(t("upload.uploading"));
+      try {
+        const url = await uploadFile(asset.file);
+        patch(asset.id, { status: "done", url });
+        if (toastId !== undefined) toast.success(t("upload.uploaded"), { id: toastId });
+        return url;
+      } catch (err) {
+        patch(asset.id, { status: "error", url: undefined });
+        const e = err as { status?: number; message?: string };
+        const message =
+          e.status === 401
+            ? t("effect.signInToast")
+            : e.status === 400 || e.status === 413
+              ? e.message!
+              : t("upload.failed");
+        if (toastId !== undefined) toast.error(message, { id: toastId });
+        throw err;
+      }
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
+
+  const addFiles = useCallback(
+    (incoming: File[]) => {
+      // Free plan: at most FREE_CAP images; more opens the upgrade modal.
+      const room = Math.max(0, FREE_CAP - assetsRef.current.length);
+      if (incoming.length > room) setDialog("upgrade");
+      const files = incoming.slice(0, room);
+      const fresh = files.map((file) => ({
+        id: crypto.randomUUID(),
+        file,
+        previewUrl: URL.createObjectURL(file),
+        status: "uploading" as const,
+      }));
+      setAssets((list) => [...list, ...fresh]);
+      for (const a of fresh) void startUpload(a).catch(() => {});
+    },
+    [startUpload],
+  );
+
+  const removeAsset = (id: string) => {
+    setAssets((list) => {
+      const gone = list.find((a) => a.id === id);
+      if (gone) URL.revokeObjectURL(gone.previewUrl);
+      return list.filter((a) => a.id !== id);
+    });
+    toast(t("upload.removed"));
+  };
+
+  const clearAssets = () => {
+    for (const a of assets) URL.revokeObjectURL(a.previewUrl);
+    setAssets([]);
+  };
+
+  const loadMeta = async (): Promise<Map<string, ImageMeta>> => {
+    try {
+      const res = await fetch("/api/images", { credentials: "same-origin", cache: "no-store" });
+      if (!res.ok) return new Map();
+      const body = (await res.json()) as { images: ImageMeta[] };
+      return new Map(body.images.map((i) => [i.taskId, i]));
+    } catch {
+      return new Map();
+    }
+  };
+
+  const submit = async (options: GenerationOptions) => {
+    // A submit while already generating is ignored (spec section 4).
+    if (busy.current) return;
+    const ready = assets.filter((a) => a.status !== "error");
+    if (ready.length === 0) {
+      toast.error(t("effect.noImages"));
+      return;
+    }
+    if (ready.length > FREE_CAP) {
+      setDialog("upgrade");
+      return;
+    }
+    busy.current = true;
+    setGenerating(true);
+    try {
+      // Originals are deleted after each task: re-upload any photo a task has used.
+      const urls: string[] = [];
+      for (const a of ready) {
+        urls.push(a.url && a.status === "done" ? a.url : await startUpload(a, true));
+      }
+      const sources = new Map(ready.map((a, i) => [i, a.previewUrl]));
+      const payloadOptions: Record<string, unknown> = {};
+      if (effect.optionsForm === "outpaintEdges") payloadOptions.edges = options.edges;
+      if (effect.optionsForm === "rightsConfirmed" && options.rightsConfirmed)
+        payloadOptions.rightsConfirmed = true;
+      if (effect.optionsForm === "adultConsent" && options.adultConsent) payloadOptions.adultConsent = true;
+      const res = await fetch(`${API_BASE}/submit`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
+        body: JSON.stringify({
+          prompt: effect.acceptsPrompt ? options.prompt.trim() : "",
+          image_urls: urls,
+          num_images: "1",
+          turnstileToken: null,
+          imageType: effect.imageType,
+          options: payloadOptions,
+        }),
+      });
+      const body = await res.json().catch(() => ({}));
+      if (!res.ok) {
+        const failure = classifySubmitFailure(res.status, body, messages);
+        if (failure.kind === "insufficientCredits") setDialog("insufficientCredits");
+        else if (failure.kind === "upgrade") setDialog("upgrade");
+        else toast.error(failure.message);
+        if (failure.kind === "error") toast.error(t("effect.genericToast"));
+        return;
+      }
+      const taskIds = extractTaskIds(body);
+      if (taskIds.length === 0) {
+        toast.error(messages.noTaskIds);
+        return;
+      }
+      // Every task used its inputs: the server deletes them when it ends.
+      setAssets((list) => list.map((a) => (ready.some((r) => r.id === a.id) ? { ...a, url: undefined } : a)));
+      void refreshAccount();
+      const startedAt = Date.now();
+      setPending((p) => [...taskIds.map((taskId) => ({ taskId, startedAt })), ...p]);
+      const states: TaskState[] = await Promise.all(
+        taskIds.map(async (taskId, i) => {
+          const state = await followTask(taskId, {
+            base: API_BASE,
+            eventSource: typeof EventSource === "undefined" ? undefined : (u) => new EventSource(u),
+            messages,
+          });
+          setPending((p) => p.filter((x) => x.taskId !== taskId));
+          if (state.kind === "success") {
+            setResults((r) => [
+              {
+                taskId,
+                url: state.imageUrl,
+                prompt: options.prompt,
+                seed: null,
+                createdAt: new Date().toISOString(),
+                sourcePreview: sources.get(effect.input.mode === "each" ? i : 0),
+              },
+              ...r,
+            ]);
+          }
+          return state;
+        }),
+      );
+      const ok = states.filter((s) => s.kind === "success").length;
+      if (ok > 0) {
+        toast.success(t("effect.successToast", { n: ok }));
+        const meta = await loadMeta();
+        setResults((r) =>
+          r.map((res) => {
+            const m = meta.get(res.taskId);
+            return m
+              ? {
+                  ...res,
+                  prompt: m.prompt,
+                  seed: m.seed,
+                  createdAt: m.createdAt,
+                  provider: m.provider,
+                  model: m.model,
+                }
+              : res;
+          }),
+        );
+      }
+      const failed = states.filter((s): s is Extract<TaskState, { kind: "failed" }> => s.kind === "failed");
+      if (failed.length === states.length) {
+        toast.error(failed.length === 1 ? failed[0]!.reason : messages.allFailed);
+      } else {
+        for (const f of failed) toast.error(f.reason);
+      }
+      await refreshAccount();
+    } catch {
+      toast.error(t("effect.genericToast"));
+    } finally {
+      busy.current = false;
+      setGenerating(false);
+    }
+  };
+
+  return {
+    assets,
+    addFiles,
+    removeAsset,
+    clearAssets,
+    pending,
+    results,
+    generating,
+    submit,
+    dialog,
+    setDialog,
+    rejectFiles: () => toast.error(t("upload.rejected")),
+  };
+}

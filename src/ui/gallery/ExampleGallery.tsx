@@ -1,0 +1,95 @@
+"use client";
+import { useLocale, useTranslations } from "next-intl";
+import { useState } from "react";
+import { ReactCompareSlider, ReactCompareSliderImage } from "react-compare-slider";
+import type { ExamplePair } from "@/core/catalogue";
+import { isRtl } from "@/i18n/locales";
+
+/**
+ * The example gallery: a before/after comparison slider (drag, or arrow keys on the
+ * handle), previous/next, dots, and Before/After labels. Effects without rendered examples
+ * show a clearly marked placeholder.
+ */
+export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: string }) {
+  const t = useTranslations("results");
+  const tEffect = useTranslations("effect");
+  const rtl = isRtl(useLocale());
+  const [index, setIndex] = useState(0);
+  const count = pairs.length;
+  const pair = pairs[index];
+  return (
+    <section className="mt-12" aria-labelledby="examples-heading">
+      <h2 id="examples-heading" className="text-2xl font-bold">
+        {tEffect("examplesTitle")}
+      </h2>
+      {pair ? (
+        <div className="mx-auto mt-4 max-w-2xl">
+          <div className="relative overflow-hidden rounded-2xl">
+            <ReactCompareSlider
+              className="aspect-square"
+              // In a right-to-left page the "before" side is on the right.
+              itemOne={
+                <ReactCompareSliderImage
+                  src={rtl ? pair.after : pair.before}
+                  alt={t("exampleAlt", { title, n: index + 1, which: t(rtl ? "after" : "before") })}
+                />
+              }
+              itemTwo={
+                <ReactCompareSliderImage
+                  src={rtl ? pair.before : pair.after}
+                  alt={t("exampleAlt", { title, n: index + 1, which: t(rtl ? "before" : "after") })}
+                />
+              }
+            />
+            <span className="pointer-events-none absolute start-3 top-3 rounded bg-black/60 px-2 py-0.5 text-xs font-medium text-white">
+              {t("before")}
+            </span>
+            <span className="pointer-events-none absolute end-3 top-3 rounded bg-black/60 px-2 py-0.5 text-xs font-medium text-white">
+              {t("after")}
+            </span>
+          </div>
+          <div className="mt-3 flex items-center justify-center gap-3">
+            <button
+              type="button"
+              className="rounded-full border border-zinc-300 px-3 py-1 text-sm dark:border-zinc-700"
+              onClick={() => setIndex((i) => (i - 1 + count) % count)}
+              aria-label={t("previous")}
+            >
+              <span aria-hidden>{rtl ? "→" : "←"}</span>
+            </button>
+            <div className="flex gap-2">
+              {pairs.map((p, i) => (
+                <button
+                  key={p.after}
+                  type="button"
+                  onClick={() => setIndex(i)}
+                  aria-label={t("goTo", { n: i + 1 })}
+                  aria-current={i === index}
+                  className={
+                    "h-2.5 w-2.5 rounded-full " +
+                    (i === index ? "bg-violet-600" : "bg-zinc-300 dark:bg-zinc-700")
+                  }
+                />
+              ))}
+            </div>
+            <button
+              type="button"
+              className="rounded-full border border-zinc-300 px-3 py-1 text-sm dark:border-zinc-700"
+              onClick={() => setIndex((i) => (i + 1) % count)}
+              aria-label={t("next")}
+            >
+              <span aria-hidden>{rtl ? "←" : "→"}</span>
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div
+          className="mx-auto mt-4 grid aspect-[2/1] max-w-2xl place-items-center rounded-2xl border-2 border-dashed border-zinc-300 text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
+          data-testid="examples-placeholder"
+        >
+          {t("placeholder")}
+        </div>
+      )}
+    </section>
+  );
+}
