@@ -101,13 +101,6 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
   }
 
   const groups = planTasks(effect, uploadIds);
-  // Plan caps and the bot-check: before anything is charged.
-  await deps.gate.check({
-    userId: input.userId,
-    imageCount: uploadIds.length,
-    token: body.turnstileToken ?? null,
-  });
-  await requireOwnUploads(deps.db, input.userId, uploadIds);
 
   const idemBase = input.idempotencyKey?.trim() || null;
   const fingerprintBase = createHash("sha256")
@@ -138,8 +131,18 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
     return ids;
   };
 
+  // A repeat answers with the tasks it already made, before any check that could now fail
+  // (its originals may already be deleted, its bot-check token already spent).
   const existing = await findExisting();
   if (existing) return { taskIds: existing };
+
+  // Plan caps and the bot-check: before anything is charged.
+  await deps.gate.check({
+    userId: input.userId,
+    imageCount: uploadIds.length,
+    token: body.turnstileToken ?? null,
+  });
+  await requireOwnUploads(deps.db, input.userId, uploadIds);
 
   const totalCredits = effect.credits * planned.length;
   const deadlineAt = new Date(Date.now() + deps.taskTimeoutSeconds * 1000);

@@ -204,6 +204,17 @@ export async function failTask(
  * already ended: only the call that moves it from queued to running does any work.
  */
 export async function runTask(deps: TaskDeps, taskId: string): Promise<void> {
+  try {
+    await runClaimed(deps, taskId);
+  } catch (err) {
+    // Whatever broke (storage, database, a bug), the task ends now with a refund rather
+    // than waiting for its deadline.
+    deps.log?.("task crashed", { taskId, err: String(err) });
+    await failTask(deps, taskId, TaskReasons.internal);
+  }
+}
+
+async function runClaimed(deps: TaskDeps, taskId: string): Promise<void> {
   const claimed = await deps.db
     .update(task)
     .set({ state: "running", attempts: sql`${task.attempts} + 1`, startedAt: new Date() })

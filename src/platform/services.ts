@@ -50,7 +50,8 @@ export interface Services {
   allowedOrigins: string[];
   /** Runs the maintenance sweeps once (timeouts, stale uploads). */
   sweep(): Promise<void>;
-  close(): Promise<void>;
+  /** Graceful stop: running jobs get graceMs to finish (default 10 s); the rest are recovered at next start. */
+  close(graceMs?: number): Promise<void>;
 }
 
 export interface ServiceOverrides {
@@ -69,6 +70,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: overrides.pgliteInMemory ? "memory://" : env.dataDir,
+    onIdleError: (err) => log.warn({ err: err.message }, "idle database connection lost"),
   });
   const db = database.db;
   const storage = new LocalDiskStorage(env.dataDir);
@@ -161,11 +163,11 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     taskDeps,
     allowedOrigins,
     sweep,
-    async close() {
+    async close(graceMs) {
       if (closed) return;
       closed = true;
       if (timer) clearInterval(timer);
-      await queue.close();
+      await queue.close(graceMs);
       await pool?.close();
       await events.close();
       await database.close();

@@ -25,8 +25,8 @@ export interface TestServer {
   services: Services;
   dataDir: string;
   databaseUrl?: string;
-  /** Stops the HTTP server and the services (database kept, for restart tests). */
-  stop(): Promise<void>;
+  /** Stops the HTTP server and the services (database kept, for restart tests); `crash` gives running jobs no grace. */
+  stop(opts?: { crash?: boolean }): Promise<void>;
   /** stop() and drop the database and data folder. */
   close(): Promise<void>;
 }
@@ -86,12 +86,12 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   let stopped = false;
-  const stop = async () => {
+  const stop = async (stopOpts: { crash?: boolean } = {}) => {
     if (stopped) return;
     stopped = true;
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    await services.close();
+    await services.close(stopOpts.crash ? 0 : 30_000);
   };
   return {
     url: `http://127.0.0.1:${port}`,

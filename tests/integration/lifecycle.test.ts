@@ -61,7 +61,7 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
       await new Promise((r) => setTimeout(r, 20));
     }
     const reuse = { databaseUrl: first.databaseUrl, dataDir: first.dataDir };
-    await first.stop();
+    await first.stop({ crash: true });
 
     // Second life on the same database and storage, with the real engine.
     const second = await startTestServer({ reuse });
@@ -92,7 +92,7 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     // It already used its last attempt.
     await first.services.db.update(task).set({ attempts: 2 }).where(eq(task.id, taskId));
     const reuse = { databaseUrl: first.databaseUrl, dataDir: first.dataDir };
-    await first.stop();
+    await first.stop({ crash: true });
 
     const second = await startTestServer({ reuse });
     servers.push(second);

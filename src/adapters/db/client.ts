@@ -27,12 +27,16 @@ export async function openDatabase(opts: {
   databaseUrl?: string;
   dataDir: string;
   poolSize?: number;
+  onIdleError?: (err: Error) => void;
 }): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const { Pool } = await import("pg");
     const { drizzle } = await import("drizzle-orm/node-postgres");
     const { migrate } = await import("drizzle-orm/node-postgres/migrator");
     const pool = new Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    // An idle connection dropped by the server (restart, failover) must not crash the
+    // process: the pool replaces it on the next query.
+    pool.on("error", (err) => opts.onIdleError?.(err));
     const db = drizzle(pool, { schema });
     // Migrate under a session-level advisory lock, on one dedicated connection.
     const client = await pool.connect();

@@ -59,9 +59,19 @@ export class InProcessQueue implements JobQueue {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops taking jobs and waits up to graceMs for running ones. A job still running then is
+   * left to start-up recovery (its task row says "running"), as after a crash.
+   */
+  async close(graceMs = 10_000): Promise<void> {
     this.closed = true;
     this.waiting.length = 0;
-    if (this.running > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    if (this.running === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      new Promise<void>((resolve) => this.idleWaiters.push(resolve)),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
+    ]);
+    clearTimeout(timer);
   }
 }

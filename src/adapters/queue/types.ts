@@ -12,6 +12,6 @@ export interface JobQueue {
   start(handler: JobHandler): void;
   /** Jobs waiting or running, for metrics and tests. */
   depth(): number;
-  /** Stops taking new jobs and waits for running ones to finish. */
-  close(): Promise<void>;
+  /** Stops taking new jobs and waits (up to graceMs) for running ones to finish. */
+  close(graceMs?: number): Promise<void>;
 }

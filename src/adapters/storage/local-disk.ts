@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { ObjectStorage } from "./types";
 
-const KEY_PATTERN = /^[a-z0-9][a-z0-9/_-]{0,200}$/i;
+const KEY_PATTERN = /^[a-z0-9][a-z0-9/._-]{0,200}$/i;
 
 /**
  * Local-disk storage under `${dataDir}/objects`, outside any folder a web server serves.

@@ -1,0 +1,33 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, type Page } from "@playwright/test";
+
+export const PHOTOS = path.resolve(__dirname, "../tests/fixtures/photos");
+export const photo = (name: string) => path.join(PHOTOS, name);
+const SHOTS = path.resolve(__dirname, "../screenshots");
+
+let counter = 0;
+export const uniqueEmail = (tag: string) => `${tag}-${Date.now()}-${++counter}@example.com`;
+
+/** Signs up through the API; the browser context keeps the session cookie. */
+export async function signUpViaApi(page: Page, tag = "e2e"): Promise<string> {
+  const email = uniqueEmail(tag);
+  const res = await page.request.post("/api/auth/sign-up/email", {
+    data: { email, password: "correct-horse-battery", name: "E2E" },
+    headers: { origin: new URL(page.url() === "about:blank" ? "http://localhost" : page.url()).origin },
+  });
+  expect(res.status()).toBe(200);
+  return email;
+}
+
+/** Saves a screenshot for review into screenshots/ (git-ignored). */
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Uploads files through the upload area's input and waits until each is ready. */
+export async function uploadPhotos(page: Page, files: string[]): Promise<void> {
+  await page.getByTestId("upload-input").setInputFiles(files);
+  await expect(page.getByTestId("asset-status-uploading")).toHaveCount(0, { timeout: 20_000 });
+}

@@ -1,0 +1,143 @@
+/**
+ * npm run examples: renders each effect's three example pairs with the local engine from
+ * the fixture photos, as optimized WebP under public/examples/<id>/, and records in
+ * src/generated/examples.json how many pairs each effect has. Effects the local engine
+ * cannot render yet get none (the gallery shows a marked placeholder).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+import { EFFECTS, getEffect } from "@/core/catalogue";
+import { LocalProvider } from "@/engine/local/local-provider";
+import { EngineError } from "@/engine/types";
+
+const ROOT = path.resolve(__dirname, "..");
+const PHOTOS = path.join(ROOT, "tests/fixtures/photos");
+const OUT = path.join(ROOT, "public/examples");
+const MANIFEST = path.join(ROOT, "src/generated/examples.json");
+const SIZE = 640;
+
+const portraits = [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]];
+const general = [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["landscape-1-meadow-cc0.jpg"]];
+
+/** Which photos each effect's examples start from (arrays: one task's inputs). */
+const INPUTS: Record<string, string[][]> = {
+  "image-restoration": [
+    ["old-bw-1-migrant-mother-1936.jpg"],
+    ["couple-1-daguerreotype-1850s.jpg"],
+    ["old-damaged-2-daguerreotype-1850s.jpg"],
+  ],
+  "watermark-remover": [
+    ["watermark-1-landscape-tiled.jpg"],
+    ["watermark-2-portrait-centered.jpg"],
+    ["watermark-1-landscape-tiled.jpg"],
+  ],
+  "baby-face-generator": [
+    ["portrait-female-1.jpg", "portrait-male-1.jpg"],
+    ["portrait-female-3-nasa.png", "portrait-male-2.jpg"],
+    ["couple-1-daguerreotype-1850s.jpg"],
+  ],
+  "hug-my-younger-self": [
+    ["portrait-female-1.jpg", "child-2-girl-1860s-crop.jpg"],
+    ["portrait-male-1.jpg", "child-2-girl-1860s-crop.jpg"],
+    ["portrait-female-3-nasa.png", "child-2-girl-1860s-crop.jpg"],
+  ],
+  "image-outpainting": [["landscape-1-meadow-cc0.jpg"], ["object-coffee.png"], ["scene-rocket-launch.jpg"]],
+  "coloring-page": [["pet-1-cat.png"], ["object-coffee.png"], ["portrait-female-1.jpg"]],
+};
+const PEOPLE = [
+  "stylized-stickers",
+  "studio-portrait",
+  "artistic-portrait",
+  "hair-style-generator",
+  "emoji-icon",
+  "linkedIn-profile-photo-generator",
+  "pixie-cut-filter",
+  "3d-finger",
+  "3d-caricature",
+  "boob-boost-effect",
+  "inverted-face-filter",
+  "y2k-style-ai",
+  "16-bit-video-game-character",
+];
+const OPTIONS: Record<string, Record<string, unknown>> = {
+  "watermark-remover": { rightsConfirmed: true },
+  "boob-boost-effect": { adultConsent: true },
+};
+
+async function webp(bytes: Uint8Array, file: string) {
+  await sharp(bytes)
+    .resize(SIZE, SIZE, { fit: "cover", position: "attention" })
+    .webp({ quality: 78, effort: 6 })
+    .toFile(file);
+}
+
+async function main() {
+  const only = process.argv.slice(2);
+  const provider = new LocalProvider();
+  const manifest: Record<string, number> = fs.existsSync(MANIFEST)
+    ? JSON.parse(fs.readFileSync(MANIFEST, "utf8"))
+    : {};
+  for (const effect of EFFECTS) {
+    if (only.length && !only.includes(effect.id)) continue;
+    const dir = path.join(OUT, effect.id);
+    const inputs = INPUTS[effect.id] ?? (PEOPLE.includes(effect.id) ? portraits : general);
+    let made = 0;
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (!provider.supports(effect.id)) {
+      delete manifest[effect.id];
+      console.log(`${effect.id}: not available in the local engine yet, placeholder`);
+      continue;
+    }
+    fs.mkdirSync(dir, { recursive: true });
+    for (const [i, names] of inputs.entries()) {
+      const images = names.map((n) => ({
+        bytes: fs.readFileSync(path.join(PHOTOS, n)),
+        mime: n.endsWith(".png") ? "image/png" : "image/jpeg",
+      }));
+      const started = Date.now();
+      try {
+        const options = getEffect(effect.id)!.options.parse(OPTIONS[effect.id] ?? {});
+        const out = await provider.render({
+          effectId: effect.id,
+          route: "v1",
+          images,
+          options,
+          prompt: "",
+          seed: 1000 + i,
+        });
+        await webp(images[0]!.bytes, path.join(dir, `${i + 1}-before.webp`));
+        await webp(out.bytes, path.join(dir, `${i + 1}-after.webp`));
+        made++;
+        console.log(`${effect.id} #${i + 1}: ${Date.now() - started} ms`);
+      } catch (err) {
+        if (!(err instanceof EngineError)) throw err;
+        console.log(`${effect.id} #${i + 1}: refused (${err.reason})`);
+      }
+    }
+    // Slots are filled in order; a refusal leaves the pair out.
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith("-after.webp"))
+      .sort();
+    files.forEach((f, k) => {
+      const n = Number(f.split("-")[0]);
+      if (n !== k + 1) {
+        fs.renameSync(path.join(dir, f), path.join(dir, `${k + 1}-after.webp`));
+        fs.renameSync(path.join(dir, `${n}-before.webp`), path.join(dir, `${k + 1}-before.webp`));
+      }
+    });
+    if (made) manifest[effect.id] = made;
+    else delete manifest[effect.id];
+  }
+  fs.writeFileSync(
+    MANIFEST,
+    JSON.stringify(Object.fromEntries(Object.entries(manifest).sort()), null, 2) + "\n",
+  );
+  console.log(`wrote ${MANIFEST}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,14 @@
+import type { RenderRequest } from "../types";
+import type { EffectOutput } from "../local/image-io";
+import { render as imageToLineDrawing } from "./image-to-line-drawing/render";
+import { render as invertedFaceFilter } from "./inverted-face-filter/render";
+import { render as pixelIllustration } from "./pixel-illustration/render";
+
+export type EffectRenderer = (req: RenderRequest) => Promise<EffectOutput>;
+
+/** The local engine's effects, by catalogue id. An effect is available once it is here. */
+export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
+  "inverted-face-filter": invertedFaceFilter,
+  "pixel-illustration": pixelIllustration,
+  "image-to-line-drawing": imageToLineDrawing,
+};

@@ -1,0 +1,22 @@
+/**
+ * Runs in a worker thread of the engine pool: renders one request with the local engine.
+ * EngineErrors cross the thread boundary as plain data ({engineError: {reason, retryable}}),
+ * since class identity does not survive structured cloning.
+ */
+import { LocalProvider } from "./local/local-provider";
+import { EngineError, type RenderRequest, type RenderResult } from "./types";
+
+const provider = new LocalProvider();
+
+export type WorkerAnswer =
+  { ok: true; result: RenderResult } | { ok: false; engineError: { reason: string; retryable: boolean } };
+
+export default async function renderInWorker(request: RenderRequest): Promise<WorkerAnswer> {
+  try {
+    return { ok: true, result: await provider.render(request) };
+  } catch (err) {
+    if (err instanceof EngineError)
+      return { ok: false, engineError: { reason: err.reason, retryable: err.retryable } };
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+import path from "node:path";
+import { Piscina } from "piscina";
+import type { WorkerAnswer } from "./pool-worker";
+import { EngineError, type RenderRequest, type RenderResult } from "./types";
+
+/** Renders off the web server's event loop, in worker threads. */
+export interface EnginePool {
+  render(req: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * A piscina pool running src/engine/pool-worker.ts. Workers are TypeScript loaded through
+ * tsx (execArgv), the same way in production, tests and scripts. An aborted render
+ * (task deadline) is cancelled in the pool.
+ */
+export function createEnginePool(opts: { threads: number }): EnginePool {
+  const pool = new Piscina({
+    filename: path.join(__dirname, "pool-worker.ts"),
+    minThreads: 1,
+    maxThreads: opts.threads,
+    idleTimeout: 60_000,
+    execArgv: [...process.execArgv.filter((a) => !a.startsWith("--inspect")), "--import", "tsx"],
+  });
+  return {
+    async render(req, signal) {
+      let answer: WorkerAnswer;
+      try {
+        answer = (await pool.run(req, { signal })) as WorkerAnswer;
+      } catch (err) {
+        if (signal?.aborted) throw new EngineError("The render was cancelled at the task's deadline.", true);
+        throw err;
+      }
+      if (!answer.ok) throw new EngineError(answer.engineError.reason, answer.engineError.retryable);
+      return answer.result;
+    },
+    close: () => pool.destroy(),
+  };
+}
