@@ -46,6 +46,8 @@ export default defineConfig({
       AUTH_SECRET: "e2e-secret-e2e-secret-e2e-secret-0123456",
       APP_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: "warn",
+      // Every spec signs up from 127.0.0.1 within seconds: per-IP auth limits would refuse them.
+      AUTH_RATE_LIMIT: "false",
     },
   },
 });

@@ -47,6 +47,8 @@ export function createAuth(opts: AuthOptions) {
       autoSignIn: true,
     },
     socialProviders,
+    // Unset: better-auth's default (on in production only).
+    ...(env.AUTH_RATE_LIMIT === undefined ? {} : { rateLimit: { enabled: env.AUTH_RATE_LIMIT } }),
     session: {
       expiresIn: 60 * 60 * 24 * 30,
       updateAge: 60 * 60 * 24,

@@ -28,6 +28,8 @@ export const envSchema = z.object({
   /** Secret for sessions and signed file URLs; unset: a random one kept in DATA_DIR/auth-secret. */
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   SIGNUP_CREDITS: z.coerce.number().int().min(0).default(10),
+  /** better-auth's per-IP rate limits on sign-in and sign-up (on in production). */
+  AUTH_RATE_LIMIT: bool.optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GITHUB_CLIENT_ID: z.string().min(1).optional(),
