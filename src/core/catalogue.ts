@@ -7,11 +7,9 @@ import { z } from "zod";
  * any credit is charged.
  */
 
-export const EFFECT_CREDITS = 2;
-export const IMAGE_TYPE_PREFIX = "nano-banana-lora-";
-export const OUTPAINT_EDGES = ["top", "bottom", "left", "right"] as const;
-export type OutpaintEdge = (typeof OUTPAINT_EDGES)[number];
-export const MOOD_PROMPT_MAX = 500;
+import { EFFECT_CREDITS, IMAGE_TYPE_PREFIX, OUTPAINT_EDGES } from "./catalogue-constants";
+
+export * from "./catalogue-constants";
 
 /**
  * How an effect consumes uploaded images.

@@ -27,10 +27,9 @@ export function refreshAccount(): Promise<void> {
   inflight = (async () => {
     try {
       const res = await fetch("/api/me", { credentials: "same-origin", cache: "no-store" });
-      if (res.status === 401) set({ status: "signedOut" });
-      else if (res.ok) {
-        const body = (await res.json()) as { user: AccountState["user"]; balance: number };
-        set({ status: "signedIn", user: body.user, balance: body.balance });
+      if (res.ok) {
+        const body = (await res.json()) as { user: AccountState["user"] | null; balance: number | null };
+        set(body.user ? { status: "signedIn", user: body.user, balance: body.balance ?? 0 } : { status: "signedOut" });
       }
     } catch {
       // Offline: keep what we had.

@@ -3,8 +3,8 @@ import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { Link, useRouter } from "@/i18n/navigation";
 import { refreshAccount } from "@/ui/account/account-store";
-import { authClient } from "@/ui/auth-client";
 import { Button } from "@/ui/primitives/Button";
+import { signInEmail, signUpEmail } from "./auth-api";
 
 /** Email + password sign-in or sign-up (better-auth). */
 export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; signupCredits?: number }) {
@@ -28,12 +28,8 @@ export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; s
         const password = String(data.get("password"));
         const result =
           mode === "signUp"
-            ? await authClient.signUp.email({
-                email,
-                password,
-                name: String(data.get("name") || email.split("@")[0]),
-              })
-            : await authClient.signIn.email({ email, password });
+            ? await signUpEmail(email, password, String(data.get("name") || email.split("@")[0]))
+            : await signInEmail(email, password);
         setBusy(false);
         if (result.error) {
           setError(

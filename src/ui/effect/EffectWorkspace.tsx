@@ -2,13 +2,11 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { toast } from "sonner";
-import Lightbox from "yet-another-react-lightbox";
-import "yet-another-react-lightbox/styles.css";
-import { OUTPAINT_EDGES, type ClientEffect, type ExamplePair, type OutpaintEdge } from "@/core/catalogue";
+import dynamic from "next/dynamic";
+import type { ClientEffect, ExamplePair } from "@/core/catalogue";
+import { OUTPAINT_EDGES, type OutpaintEdge } from "@/core/catalogue-constants";
 import { useAccount } from "@/ui/account/account-store";
 import { ExamplesCarousel } from "@/ui/gallery/ExamplesCarousel";
-import { InsufficientCreditsModal, UpgradeModal, UploadPreviewModal } from "@/ui/modals/CreditsModals";
-import { ImageDetailsModal } from "@/ui/modals/ImageDetailsModal";
 import { Button } from "@/ui/primitives/Button";
 import { downloadImage } from "@/ui/results/download";
 import { NoImagesGuide } from "@/ui/results/NoImagesGuide";
@@ -16,6 +14,21 @@ import { PendingCard } from "@/ui/results/PendingCard";
 import { ResultCard } from "@/ui/results/ResultCard";
 import { UploadArea } from "@/ui/upload/UploadArea";
 import { useGeneration, type ResultImage } from "./use-generation";
+
+// The full-screen slider loads only when a result is opened.
+const ResultLightbox = dynamic(() => import("@/ui/results/ResultLightbox"), { ssr: false });
+// Modals load on first use too: they are not needed to show the page.
+const ImageDetailsModal = dynamic(() => import("@/ui/modals/ImageDetailsModal").then((m) => m.ImageDetailsModal), {
+  ssr: false,
+});
+const InsufficientCreditsModal = dynamic(
+  () => import("@/ui/modals/CreditsModals").then((m) => m.InsufficientCreditsModal),
+  { ssr: false },
+);
+const UpgradeModal = dynamic(() => import("@/ui/modals/CreditsModals").then((m) => m.UpgradeModal), { ssr: false });
+const UploadPreviewModal = dynamic(() => import("@/ui/modals/CreditsModals").then((m) => m.UploadPreviewModal), {
+  ssr: false,
+});
 
 /**
  * The effect page's working area: the form panel (one third) and the results panel (two
@@ -194,12 +207,13 @@ export function EffectWorkspace({
         )}
       </section>
 
-      <Lightbox
-        open={lightbox >= 0}
-        index={Math.max(0, lightbox)}
-        close={() => setLightbox(-1)}
-        slides={gen.results.map((r, i) => ({ src: r.url, alt: t("results.resultAlt", { n: i + 1 }) }))}
-      />
+      {lightbox >= 0 ? (
+        <ResultLightbox
+          index={lightbox}
+          onClose={() => setLightbox(-1)}
+          slides={gen.results.map((r, i) => ({ src: r.url, alt: t("results.resultAlt", { n: i + 1 }) }))}
+        />
+      ) : null}
       <ImageDetailsModal
         image={details}
         onClose={() => setDetails(null)}

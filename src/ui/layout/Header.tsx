@@ -1,8 +1,8 @@
 "use client";
 import { useTranslations } from "next-intl";
 import { Link, useRouter } from "@/i18n/navigation";
-import { authClient } from "@/ui/auth-client";
 import { refreshAccount, useAccount } from "@/ui/account/account-store";
+import { signOut } from "@/ui/auth/auth-api";
 import { LocaleSwitcher } from "./LocaleSwitcher";
 
 /** Site header: brand, navigation, credit balance or sign-in, language. */
@@ -39,7 +39,7 @@ export function Header() {
                 type="button"
                 className="text-sm hover:underline"
                 onClick={async () => {
-                  await authClient.signOut();
+                  await signOut();
                   await refreshAccount();
                   router.push("/");
                 }}

@@ -12,6 +12,9 @@ import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 
+// Plain JavaScript run by plain node: Lighthouse serializes functions into the page, and a
+// TypeScript loader's injected helpers (esbuild's __name) would break them there.
+
 const PORT = Number(process.env.BENCH_WEB_PORT ?? 3950);
 const BASE = `http://localhost:${PORT}`;
 const PAGE = process.env.BENCH_WEB_PAGE ?? "/nano-banana-lora/pixel-illustration";
@@ -28,9 +31,13 @@ async function waitForHealth() {
   throw new Error("server did not start");
 }
 
-async function firstLoadJs(url: string) {
+async function firstLoadJs(url) {
   const html = await (await fetch(url)).text();
-  const srcs = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]!);
+  // noModule scripts are legacy polyfills that modern browsers never download.
+  const srcs = [...html.matchAll(/<script([^>]*)>/g)]
+    .filter((m) => !/nomodule/i.test(m[1]))
+    .map((m) => /src="([^"]+)"/.exec(m[1])?.[1])
+    .filter(Boolean);
   let raw = 0;
   let gz = 0;
   for (const src of new Set(srcs)) {
@@ -83,19 +90,19 @@ async function main() {
         logLevel: "error",
         onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
       });
-      const cats = result!.lhr.categories;
+      const cats = result.lhr.categories;
       console.log("\n| category | score |\n|---|---:|");
       for (const key of ["performance", "accessibility", "best-practices", "seo"]) {
-        console.log(`| ${cats[key]!.title} | ${Math.round((cats[key]!.score ?? 0) * 100)} |`);
+        console.log(`| ${cats[key].title} | ${Math.round((cats[key].score ?? 0) * 100)} |`);
       }
-      const audits = result!.lhr.audits;
+      const audits = result.lhr.audits;
       for (const a of [
         "first-contentful-paint",
         "largest-contentful-paint",
         "total-blocking-time",
         "cumulative-layout-shift",
       ]) {
-        console.log(`${audits[a]!.title}: ${audits[a]!.displayValue}`);
+        console.log(`${audits[a].title}: ${audits[a].displayValue}`);
       }
       const failing = Object.values(audits).filter(
         (a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === "binary",
