@@ -114,7 +114,14 @@ export function fromRaw(raw: RawImage): Sharp {
 
 /** Runs a pipeline over raw pixels and returns raw pixels with the same channel count. */
 export async function transformRaw(raw: RawImage, steps: (img: Sharp) => Sharp): Promise<RawImage> {
-  const { data, info } = await steps(fromRaw(raw)).raw().toBuffer({ resolveWithObject: true });
+  let img = steps(fromRaw(raw));
+  // libvips hands single-band raw input back as sRGB (3 bands) after most operations; keep
+  // the caller's channel count, or every later index is off by a factor of three.
+  if (raw.channels === 1) img = img.toColourspace("b-w").extractChannel(0);
+  const { data, info } = await img.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== raw.channels) {
+    throw new Error(`transformRaw: expected ${raw.channels} channels, got ${info.channels}`);
+  }
   return { data, width: info.width, height: info.height, channels: raw.channels };
 }
 
