@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  # npm ci refuses this lock file (npm 11 omits other platforms' optional packages from it);
+  # npm install follows the lock just the same and fills those in.
+  npm install --no-audit --no-fund
 fi
 npx next build
 exec env NODE_ENV=production node --import tsx server.ts

@@ -16,7 +16,9 @@ apt_install() {
 
 step "npm packages"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund
+  # npm ci refuses this lock file (npm 11 omits other platforms' optional packages from it);
+  # npm install follows the lock just the same and fills those in.
+  npm install --no-audit --no-fund
 fi
 
 step "PostgreSQL"
