@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import globals from "globals";
 import nextPlugin from "@next/eslint-plugin-next";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
@@ -8,6 +9,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   nextPlugin.configs["core-web-vitals"],
+  { files: ["**/*.mjs", "**/*.js"], languageOptions: { globals: globals.node } },
   {
     files: ["src/**/*.tsx", "src/ui/**/*.ts"],
     plugins: { "react-hooks": reactHooks },

@@ -1,0 +1,39 @@
+import { expect, test } from "@playwright/test";
+import { shot } from "./helpers";
+
+test("the empty results panel autoplays example pairs every 3 s and pauses on hover", async ({ page }) => {
+  await page.goto("/nano-banana-lora/pixel-illustration");
+  const carousel = page.getByRole("region", { name: "Examples" }).first();
+  await expect(carousel.getByRole("img", { name: /example 1: Before/ })).toBeVisible();
+  const track = carousel.locator("div.flex").first();
+  const before = await track.getAttribute("style");
+  await page.waitForTimeout(3_600);
+  const after = await track.getAttribute("style");
+  expect(after).not.toEqual(before); // it moved on by itself
+  await track.hover();
+  const paused = await track.getAttribute("style");
+  await page.waitForTimeout(3_600);
+  expect(await track.getAttribute("style")).toEqual(paused);
+  await shot(page, "desktop-effect-examples");
+});
+
+test("the example gallery compares before and after, with previous, next and dots", async ({ page }) => {
+  await page.goto("/nano-banana-lora/pixel-illustration");
+  const gallery = page.locator("section[aria-labelledby=examples-heading]");
+  await expect(gallery.getByText("Before", { exact: true })).toBeVisible();
+  await expect(gallery.getByText("After", { exact: true })).toBeVisible();
+  const dots = gallery.getByRole("button", { name: /Show example/ });
+  await expect(dots).toHaveCount(3);
+  await expect(dots.nth(0)).toHaveAttribute("aria-current", "true");
+  await gallery.getByRole("button", { name: "Next" }).click();
+  await expect(dots.nth(1)).toHaveAttribute("aria-current", "true");
+  await gallery.getByRole("button", { name: "Previous" }).click();
+  await gallery.getByRole("button", { name: "Previous" }).click();
+  await expect(dots.nth(2)).toHaveAttribute("aria-current", "true");
+  // The handle is draggable by keyboard: the slider moves.
+  const handle = gallery.getByRole("slider");
+  const value = await handle.getAttribute("aria-valuenow");
+  await handle.focus();
+  await page.keyboard.press("ArrowLeft");
+  await expect(handle).not.toHaveAttribute("aria-valuenow", value!);
+});
