@@ -5,24 +5,26 @@ import { requireUser, type ApiEnv } from "../context";
 
 /** Balance, ledger history and the user's past results. */
 export function creditRoutes() {
-  return new Hono<ApiEnv>()
-    .get("/credits", async (c) => {
-      const user = requireUser(c);
-      return c.json({ balance: await getBalance(c.get("services").database.db, user.id) });
-    })
-    .get("/credits/ledger", async (c) => {
-      const user = requireUser(c);
-      return c.json({ entries: await listLedger(c.get("services").database.db, user.id) });
-    })
-    // Signed out is a normal state for the header, not an error: 200 with user null.
-    .get("/me", async (c) => {
-      const user = c.get("user");
-      if (!user) return c.json({ user: null, balance: null });
-      const db = c.get("services").database.db;
-      return c.json({ user, balance: await getBalance(db, user.id) });
-    })
-    .get("/images", async (c) => {
-      const user = requireUser(c);
-      return c.json({ images: await listImages(c.get("services").database.db, user.id) });
-    });
+  return (
+    new Hono<ApiEnv>()
+      .get("/credits", async (c) => {
+        const user = requireUser(c);
+        return c.json({ balance: await getBalance(c.get("services").database.db, user.id) });
+      })
+      .get("/credits/ledger", async (c) => {
+        const user = requireUser(c);
+        return c.json({ entries: await listLedger(c.get("services").database.db, user.id) });
+      })
+      // Signed out is a normal state for the header, not an error: 200 with user null.
+      .get("/me", async (c) => {
+        const user = c.get("user");
+        if (!user) return c.json({ user: null, balance: null });
+        const db = c.get("services").database.db;
+        return c.json({ user, balance: await getBalance(db, user.id) });
+      })
+      .get("/images", async (c) => {
+        const user = requireUser(c);
+        return c.json({ images: await listImages(c.get("services").database.db, user.id) });
+      })
+  );
 }

@@ -29,7 +29,11 @@ export function refreshAccount(): Promise<void> {
       const res = await fetch("/api/me", { credentials: "same-origin", cache: "no-store" });
       if (res.ok) {
         const body = (await res.json()) as { user: AccountState["user"] | null; balance: number | null };
-        set(body.user ? { status: "signedIn", user: body.user, balance: body.balance ?? 0 } : { status: "signedOut" });
+        set(
+          body.user
+            ? { status: "signedIn", user: body.user, balance: body.balance ?? 0 }
+            : { status: "signedOut" },
+        );
       }
     } catch {
       // Offline: keep what we had.

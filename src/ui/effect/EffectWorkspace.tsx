@@ -18,17 +18,25 @@ import { useGeneration, type ResultImage } from "./use-generation";
 // The full-screen slider loads only when a result is opened.
 const ResultLightbox = dynamic(() => import("@/ui/results/ResultLightbox"), { ssr: false });
 // Modals load on first use too: they are not needed to show the page.
-const ImageDetailsModal = dynamic(() => import("@/ui/modals/ImageDetailsModal").then((m) => m.ImageDetailsModal), {
-  ssr: false,
-});
+const ImageDetailsModal = dynamic(
+  () => import("@/ui/modals/ImageDetailsModal").then((m) => m.ImageDetailsModal),
+  {
+    ssr: false,
+  },
+);
 const InsufficientCreditsModal = dynamic(
   () => import("@/ui/modals/CreditsModals").then((m) => m.InsufficientCreditsModal),
   { ssr: false },
 );
-const UpgradeModal = dynamic(() => import("@/ui/modals/CreditsModals").then((m) => m.UpgradeModal), { ssr: false });
-const UploadPreviewModal = dynamic(() => import("@/ui/modals/CreditsModals").then((m) => m.UploadPreviewModal), {
+const UpgradeModal = dynamic(() => import("@/ui/modals/CreditsModals").then((m) => m.UpgradeModal), {
   ssr: false,
 });
+const UploadPreviewModal = dynamic(
+  () => import("@/ui/modals/CreditsModals").then((m) => m.UploadPreviewModal),
+  {
+    ssr: false,
+  },
+);
 
 /**
  * The effect page's working area: the form panel (one third) and the results panel (two

@@ -6,7 +6,13 @@ import { FaqAccordion } from "./FaqAccordion";
  * The FAQ: answers' basic markdown is rendered on the server (no markdown parser ships to
  * the browser), then handed to the client accordion.
  */
-export async function Faq({ items, email }: { items: Array<{ question: string; answer: string }>; email: string }) {
+export async function Faq({
+  items,
+  email,
+}: {
+  items: Array<{ question: string; answer: string }>;
+  email: string;
+}) {
   const t = await getTranslations("effect");
   return (
     <section className="mt-12" aria-labelledby="faq-heading">
@@ -17,7 +23,10 @@ export async function Faq({ items, email }: { items: Array<{ question: string; a
         items={items.map((item) => ({
           question: item.question,
           answer: (
-            <Markdown allowedElements={["p", "strong", "em", "ul", "ol", "li", "a", "code", "br"]} unwrapDisallowed>
+            <Markdown
+              allowedElements={["p", "strong", "em", "ul", "ol", "li", "a", "code", "br"]}
+              unwrapDisallowed
+            >
               {item.answer}
             </Markdown>
           ),
