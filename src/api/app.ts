@@ -5,6 +5,7 @@ import type { Services } from "@/platform/services";
 import type { ApiEnv } from "./context";
 import { HTTP_STATUS } from "./error-map";
 import { authRoutes } from "./routes/auth";
+import { billingRoutes, botcheckRoutes } from "./routes/billing";
 import { creditRoutes } from "./routes/credits";
 import { effectRoutes } from "./routes/effects";
 import { fileRoutes } from "./routes/files";
@@ -36,6 +37,8 @@ export function createApi(services: Services): Hono<ApiEnv> {
   app.route("/api", fileRoutes());
   app.route("/api", creditRoutes());
   app.route("/api/img", generationRoutes());
+  app.route("/api", billingRoutes());
+  app.route("/api/botcheck", botcheckRoutes());
 
   app.notFound((c) => c.json({ message: "Not found" }, 404));
   app.onError((err, c) => {

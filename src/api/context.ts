@@ -1,3 +1,4 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import type { SessionUser } from "@/auth/session-cache";
 import { AppError, Messages } from "@/core/errors";
@@ -10,4 +11,17 @@ export function requireUser(c: Context<ApiEnv>): SessionUser {
   const user = c.get("user");
   if (!user) throw new AppError("UNAUTHENTICATED", Messages.signIn);
   return user;
+}
+
+/** The caller's IP: the socket's, or X-Forwarded-For's first hop behind a trusted proxy. */
+export function clientIp(c: Context<ApiEnv>): string | undefined {
+  if (c.get("services").env.TRUST_PROXY) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
 }

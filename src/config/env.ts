@@ -45,6 +45,24 @@ export const envSchema = z.object({
   /** Seconds a signed file URL stays valid. */
   SIGNED_URL_TTL_SECONDS: positiveInt.default(3600),
   SUPPORT_EMAIL: z.email().default("support@photofx.local"),
+  /** Prices of credit packs and plans (JSON, see src/config/pricing.ts); unset: the defaults there. */
+  PRICING_JSON: z.string().optional(),
+  /** Images per submit for subscribers (the free plan's cap is the spec's 2). */
+  SUBSCRIBER_UPLOAD_CAP: positiveInt.default(10),
+  /** Seconds a bot-check token (ALTCHA challenge) stays valid. */
+  BOTCHECK_TTL_SECONDS: positiveInt.default(600),
+  /** ALTCHA proof-of-work: PBKDF2 iterations per attempt, and the largest secret counter. */
+  ALTCHA_COST: positiveInt.default(1000),
+  ALTCHA_MAX_COUNTER: positiveInt.default(5000),
+  /** Both set: Cloudflare Turnstile replaces ALTCHA. */
+  TURNSTILE_SITE_KEY: z.string().min(1).optional(),
+  TURNSTILE_SECRET_KEY: z.string().min(1).optional(),
+  TURNSTILE_VERIFY_URL: z.url().default("https://challenges.cloudflare.com/turnstile/v0/siteverify"),
+  /** Both set: purchases go through Stripe Checkout instead of the built-in test checkout. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Stripe API origin (tests point it at a local fake). */
+  STRIPE_API_URL: z.url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   TRUST_PROXY: bool.default(false),
@@ -76,6 +94,8 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
   const pairs: Array<[string, string]> = [
     ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
     ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"],
+    ["TURNSTILE_SITE_KEY", "TURNSTILE_SECRET_KEY"],
+    ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"],
   ];
   for (const [a, b] of pairs) {
     if (Boolean(env[a as keyof typeof env]) !== Boolean(env[b as keyof typeof env])) {

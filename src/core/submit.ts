@@ -44,6 +44,9 @@ export interface SubmitInput {
   payload: unknown;
   /** Idempotency-Key header, if the client sent one. */
   idempotencyKey?: string;
+  /** The caller's address and the host it asked for (passed to the bot-check). */
+  ip?: string;
+  hostname?: string;
 }
 
 const PG_UNIQUE_VIOLATION = "23505";
@@ -141,6 +144,8 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
     userId: input.userId,
     imageCount: uploadIds.length,
     token: body.turnstileToken ?? null,
+    ip: input.ip,
+    hostname: input.hostname,
   });
   await requireOwnUploads(deps.db, input.userId, uploadIds);
 

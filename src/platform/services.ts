@@ -11,7 +11,15 @@ import type { Env } from "@/config/env";
 import { resolveAuthSecret } from "@/config/secret";
 import { grantSignupCredits } from "@/core/credits";
 import { UrlSigner } from "@/core/signed-urls";
-import { FreePlanGate, type SubmitGate } from "@/core/submit-gate";
+import { PlanGate, type SubmitGate } from "@/core/submit-gate";
+import { AltchaBotCheck } from "@/adapters/botcheck/altcha";
+import { TurnstileBotCheck } from "@/adapters/botcheck/turnstile";
+import { UsedTokenStore } from "@/adapters/botcheck/used-tokens";
+import { StripeProvider } from "@/adapters/payments/stripe";
+import { TestCheckoutProvider } from "@/adapters/payments/test-checkout";
+import { parsePricing, type Pricing } from "@/config/pricing";
+import type { BotCheck } from "@/core/botcheck";
+import type { PaymentProvider } from "@/core/billing";
 import {
   recoverTasks,
   runTask,
@@ -44,6 +52,13 @@ export interface Services {
   signer: UrlSigner;
   sanitizer: ImageSanitizer;
   gate: SubmitGate;
+  pricing: Pricing;
+  botCheck: BotCheck;
+  /** Set when the bot-check is ALTCHA (it serves challenges). */
+  altcha: AltchaBotCheck | null;
+  payments: PaymentProvider;
+  /** Set when payments go through Stripe (it verifies webhooks). */
+  stripe: StripeProvider | null;
   renderer: Renderer;
   taskDeps: TaskDeps;
   /** Origins whose absolute upload URLs submit accepts. */
@@ -104,6 +119,34 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     },
   };
 
+  const pricing = parsePricing(env.PRICING_JSON);
+  const usedTokens = new UsedTokenStore(db);
+  const appHost = new URL(env.appUrl).hostname;
+  const altcha =
+    env.TURNSTILE_SECRET_KEY === undefined
+      ? new AltchaBotCheck({
+          secret,
+          cost: env.ALTCHA_COST,
+          maxCounter: env.ALTCHA_MAX_COUNTER,
+          ttlSeconds: env.BOTCHECK_TTL_SECONDS,
+          used: usedTokens,
+        })
+      : null;
+  const botCheck: BotCheck =
+    altcha ??
+    new TurnstileBotCheck({
+      secretKey: env.TURNSTILE_SECRET_KEY!,
+      verifyUrl: env.TURNSTILE_VERIFY_URL,
+      hostnames: [appHost],
+      used: usedTokens,
+    });
+  const stripe =
+    env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET
+      ? new StripeProvider(env.STRIPE_SECRET_KEY, env.STRIPE_WEBHOOK_SECRET, env.STRIPE_API_URL)
+      : null;
+  const payments: PaymentProvider = stripe ?? new TestCheckoutProvider();
+  const gate = new PlanGate({ db, pricing, subscriberCap: env.SUBSCRIBER_UPLOAD_CAP, botCheck });
+
   let pool: EnginePool | undefined;
   const renderer: Renderer = overrides.renderer ?? (pool = createEnginePool({ threads: env.ENGINE_THREADS }));
 
@@ -124,6 +167,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       { db, storage },
       new Date(Date.now() - env.UPLOAD_TTL_MINUTES * 60_000),
     );
+    await usedTokens.sweep();
     if (expired || stale) log.info({ expired, stale }, "sweep");
   };
 
@@ -158,7 +202,12 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     sessions,
     signer,
     sanitizer,
-    gate: new FreePlanGate(),
+    gate,
+    pricing,
+    botCheck,
+    altcha,
+    payments,
+    stripe,
     renderer,
     taskDeps,
     allowedOrigins,

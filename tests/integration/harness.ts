@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
+import { solveChallenge, type Challenge } from "altcha-lib";
+import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import pg from "pg";
 import { createApi } from "@/api/app";
 import { parseEnv } from "@/config/env";
@@ -77,6 +79,9 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
     LOG_LEVEL: "silent",
     ENGINE_THREADS: "1",
+    // A proof of work the tests solve in milliseconds.
+    ALTCHA_COST: "1",
+    ALTCHA_MAX_COUNTER: "20",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...opts.env,
   });
@@ -109,6 +114,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
 
 /** A signed-in test user: a cookie jar of one session. */
 export interface TestUser {
+  server: TestServer;
   cookie: string;
   email: string;
   id: string;
@@ -152,6 +158,7 @@ export function asUser(server: TestServer, cookie: string, email: string, id: st
       headers: { cookie, origin: server.services.env.appUrl, ...(init.headers as Record<string, string>) },
     });
   return {
+    server,
     cookie,
     email,
     id,
@@ -175,15 +182,27 @@ export function asUser(server: TestServer, cookie: string, email: string, id: st
   };
 }
 
-/** Submits an effect and returns the raw answer. */
-export function submit(
+/** Solves an ALTCHA challenge from the server, as the browser widget does. */
+export async function solveBotCheck(server: TestServer): Promise<string> {
+  const challenge = (await (await fetch(`${server.url}/api/botcheck/challenge`)).json()) as Challenge;
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error("could not solve the ALTCHA challenge");
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+}
+
+/**
+ * Submits an effect and returns the raw answer. A free user's bot-check token is solved
+ * for the call unless the payload sets `turnstileToken` itself.
+ */
+export async function submit(
   user: TestUser,
   payload: Record<string, unknown>,
   headers: Record<string, string> = {},
 ) {
-  return user.json<{ message?: string; data?: { taskIds: string[] } }>(
+  const token = "turnstileToken" in payload ? payload.turnstileToken : await solveBotCheck(user.server);
+  return user.json<{ message?: string; code?: string; data?: { taskIds: string[] } }>(
     "/api/img/nano-banana/submit",
-    { prompt: "", num_images: "1", turnstileToken: null, ...payload },
+    { prompt: "", num_images: "1", ...payload, turnstileToken: token },
     { headers },
   );
 }

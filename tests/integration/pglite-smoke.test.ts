@@ -23,7 +23,7 @@ describe("embedded defaults smoke run (PGlite)", () => {
       image_urls: [up.body.url],
       imageType: "nano-banana-lora-inverted-face-filter",
     });
-    expect(res.status).toBe(200);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
     const done = await waitForTask(user, res.body.data!.taskIds[0]!);
     expect(done.body.code).toBe(1);
     const out = await sharp(Buffer.from(await (await user.fetch(done.body.data.imageUrl!)).arrayBuffer()))

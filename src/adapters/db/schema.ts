@@ -232,3 +232,59 @@ export const image = pgTable(
   },
   (t) => [index("image_user_created_idx").on(t.userId, t.createdAt)],
 );
+
+// ---- plans, purchases, bot-check -----------------------------------------------------
+
+/** A user's subscription. Subscribed while `currentPeriodEnd` is in the future. */
+export const subscription = pgTable("subscription", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  planId: text("plan_id").notNull(),
+  /** active | canceled | past_due */
+  status: text("status").notNull(),
+  currentPeriodEnd: ts("current_period_end").notNull(),
+  /** test | stripe */
+  provider: text("provider").notNull(),
+  providerCustomerId: text("provider_customer_id"),
+  providerSubscriptionId: text("provider_subscription_id").unique(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/** One checkout a user started (a pack or a plan), in the test checkout or Stripe. */
+export const checkoutSession = pgTable(
+  "checkout_session",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    productId: text("product_id").notNull(),
+    /** pack | plan */
+    kind: text("kind").notNull(),
+    provider: text("provider").notNull(),
+    providerSessionId: text("provider_session_id").unique(),
+    /** open | completed | canceled */
+    status: text("status").notNull().default("open"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    completedAt: ts("completed_at"),
+  },
+  (t) => [index("checkout_session_user_idx").on(t.userId, t.createdAt)],
+);
+
+/** Payment events already applied: each provider event changes money at most once. */
+export const paymentEvent = pgTable("payment_event", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  receivedAt: ts("received_at").notNull().defaultNow(),
+});
+
+/** Bot-check tokens already spent (single use), kept until they would have expired anyway. */
+export const usedBotcheckToken = pgTable(
+  "used_botcheck_token",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("used_botcheck_token_expires_idx").on(t.expiresAt)],
+);

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AppError } from "@/core/errors";
 import { submitGeneration } from "@/core/submit";
 import { getTaskResult, toAnswer } from "@/core/tasks";
-import { requireUser, type ApiEnv } from "../context";
+import { clientIp, requireUser, type ApiEnv } from "../context";
 
 const taskIdSchema = z.object({ taskId: z.string().min(1).max(64) });
 

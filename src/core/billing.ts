@@ -1,0 +1,280 @@
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/adapters/db/client";
+import { checkoutSession, paymentEvent, subscription } from "@/adapters/db/schema";
+import type { Pack, Plan, Pricing } from "@/config/pricing";
+import { addCreditsTx } from "./credits";
+import { AppError } from "./errors";
+import { newId } from "./ids";
+
+/**
+ * Purchases: credit packs (one-time) and plans (monthly credits and the higher cap). Every
+ * payment reaches the ledger through applyPaymentEvent, whether it came from a verified
+ * Stripe webhook or from the built-in test checkout; each event id applies once.
+ */
+
+export type Product = { kind: "pack"; pack: Pack } | { kind: "plan"; plan: Plan };
+
+export function findProduct(pricing: Pricing, productId: string): Product | null {
+  const pack = pricing.packs.find((p) => p.id === productId);
+  if (pack) return { kind: "pack", pack };
+  const plan = pricing.plans.find((p) => p.id === productId);
+  return plan ? { kind: "plan", plan } : null;
+}
+
+/** A payment provider's events, normalized. `id` is unique per provider event. */
+export type PaymentEvent =
+  | {
+      id: string;
+      type: "checkout.completed";
+      checkoutId: string;
+      paid: boolean;
+      subscriptionId?: string;
+      customerId?: string;
+      periodEnd?: Date;
+    }
+  | { id: string; type: "checkout.async_paid"; checkoutId: string }
+  | {
+      id: string;
+      type: "invoice.paid";
+      invoiceId: string;
+      subscriptionId: string;
+      periodEnd: Date;
+      /** From the subscription's metadata, for an invoice that arrives before its checkout. */
+      userId?: string;
+      planId?: string;
+      customerId?: string;
+    }
+  | { id: string; type: "subscription.deleted"; subscriptionId: string };
+
+/** Starts checkouts at a provider (Stripe, or the built-in test checkout). */
+export interface PaymentProvider {
+  readonly kind: "test" | "stripe";
+  createCheckout(input: {
+    checkoutId: string;
+    userId: string;
+    email: string;
+    product: Product;
+    currency: string;
+    successUrl: string;
+    cancelUrl: string;
+  }): Promise<{ url: string; providerSessionId: string | null }>;
+}
+
+export interface BillingDeps {
+  db: Db;
+  pricing: Pricing;
+  payments: PaymentProvider;
+  appUrl: string;
+}
+
+/** Creates a checkout for a pack or plan and returns where to send the browser. */
+export async function startCheckout(
+  deps: BillingDeps,
+  user: { id: string; email: string },
+  productId: string,
+): Promise<{ url: string; checkoutId: string }> {
+  const product = findProduct(deps.pricing, productId);
+  if (!product) throw new AppError("VALIDATION", `Unknown product "${productId}"`);
+  const checkoutId = newId();
+  await deps.db.insert(checkoutSession).values({
+    id: checkoutId,
+    userId: user.id,
+    productId,
+    kind: product.kind,
+    provider: deps.payments.kind,
+  });
+  const { url, providerSessionId } = await deps.payments.createCheckout({
+    checkoutId,
+    userId: user.id,
+    email: user.email,
+    product,
+    currency: deps.pricing.currency,
+    successUrl: `${deps.appUrl}/checkout/success?checkout=${checkoutId}`,
+    cancelUrl: `${deps.appUrl}/checkout/cancel?checkout=${checkoutId}`,
+  });
+  if (providerSessionId) {
+    await deps.db
+      .update(checkoutSession)
+      .set({ providerSessionId })
+      .where(eq(checkoutSession.id, checkoutId));
+  }
+  return { url, checkoutId };
+}
+
+const MONTH_MS = 31 * 24 * 3600 * 1000;
+
+/**
+ * Applies one payment event in one transaction: records its id (a second delivery is a
+ * "duplicate" and changes nothing), then grants credits or updates the subscription.
+ * Throws (so the provider retries later) when the event cannot be placed yet.
+ */
+export async function applyPaymentEvent(
+  deps: Pick<BillingDeps, "db" | "pricing">,
+  event: PaymentEvent,
+  provider: "test" | "stripe",
+): Promise<"applied" | "duplicate" | "ignored"> {
+  return deps.db.transaction(async (tx) => {
+    const fresh = await tx
+      .insert(paymentEvent)
+      .values({ id: `${provider}:${event.id}`, type: event.type })
+      .onConflictDoNothing()
+      .returning({ id: paymentEvent.id });
+    if (fresh.length === 0) return "duplicate";
+
+    if (event.type === "checkout.completed" || event.type === "checkout.async_paid") {
+      const [checkout] = await tx
+        .select()
+        .from(checkoutSession)
+        .where(eq(checkoutSession.id, event.checkoutId));
+      if (!checkout) return "ignored";
+      const product = findProduct(deps.pricing, checkout.productId);
+      if (!product) return "ignored";
+      await tx
+        .update(checkoutSession)
+        .set({ status: "completed", completedAt: new Date() })
+        .where(eq(checkoutSession.id, checkout.id));
+      const paid = event.type === "checkout.async_paid" || event.paid;
+      if (product.kind === "pack" && paid) {
+        // One key per checkout: "completed and paid" and "async payment succeeded" grant once.
+        await addCreditsTx(tx, {
+          userId: checkout.userId,
+          amount: product.pack.credits,
+          kind: "purchase",
+          key: `purchase:${checkout.id}`,
+          note: `${product.pack.name} pack`,
+        });
+      }
+      if (product.kind === "plan" && event.type === "checkout.completed") {
+        // The plan's credits come with each paid invoice; here the subscription starts.
+        const values = {
+          userId: checkout.userId,
+          planId: product.plan.id,
+          status: "active",
+          currentPeriodEnd: event.periodEnd ?? new Date(Date.now() + MONTH_MS),
+          provider,
+          providerCustomerId: event.customerId ?? null,
+          providerSubscriptionId: event.subscriptionId ?? null,
+          updatedAt: new Date(),
+        };
+        await tx
+          .insert(subscription)
+          .values(values)
+          .onConflictDoUpdate({ target: subscription.userId, set: values });
+      }
+      return "applied";
+    }
+
+    if (event.type === "invoice.paid") {
+      const [existing] = await tx
+        .select()
+        .from(subscription)
+        .where(eq(subscription.providerSubscriptionId, event.subscriptionId));
+      const userId = existing?.userId ?? event.userId;
+      const planId = existing?.planId ?? event.planId;
+      const plan = deps.pricing.plans.find((p) => p.id === planId);
+      if (!userId || !plan) {
+        throw new Error(`invoice ${event.invoiceId}: subscription ${event.subscriptionId} is not known yet`);
+      }
+      await addCreditsTx(tx, {
+        userId,
+        amount: plan.monthlyCredits,
+        kind: "purchase",
+        key: `plan-credits:${event.invoiceId}`,
+        note: `${plan.name} plan, monthly credits`,
+      });
+      const values = {
+        userId,
+        planId: plan.id,
+        status: "active",
+        currentPeriodEnd: event.periodEnd,
+        provider,
+        providerCustomerId: event.customerId ?? existing?.providerCustomerId ?? null,
+        providerSubscriptionId: event.subscriptionId,
+        updatedAt: new Date(),
+      };
+      await tx
+        .insert(subscription)
+        .values(values)
+        .onConflictDoUpdate({ target: subscription.userId, set: values });
+      return "applied";
+    }
+
+    // subscription.deleted: canceled now, but the paid period keeps its cap until it ends.
+    const updated = await tx
+      .update(subscription)
+      .set({ status: "canceled", updatedAt: new Date() })
+      .where(eq(subscription.providerSubscriptionId, event.subscriptionId))
+      .returning({ userId: subscription.userId });
+    return updated.length ? "applied" : "ignored";
+  });
+}
+
+/** The owner's view of a checkout, for the success and cancel pages. */
+export async function getCheckout(db: Db, userId: string, checkoutId: string) {
+  const [row] = await db
+    .select({
+      id: checkoutSession.id,
+      productId: checkoutSession.productId,
+      kind: checkoutSession.kind,
+      status: checkoutSession.status,
+      provider: checkoutSession.provider,
+    })
+    .from(checkoutSession)
+    .where(and(eq(checkoutSession.id, checkoutId), eq(checkoutSession.userId, userId)));
+  return row ?? null;
+}
+
+/**
+ * The built-in test checkout's "Pay" button: emits what Stripe would send (checkout
+ * completed and, for a plan, its first invoice paid) through applyPaymentEvent, the same
+ * fulfilment path as real webhooks. Pressing it twice changes nothing more.
+ */
+export async function completeTestCheckout(
+  deps: Pick<BillingDeps, "db" | "pricing">,
+  userId: string,
+  checkoutId: string,
+): Promise<void> {
+  const checkout = await getCheckout(deps.db, userId, checkoutId);
+  if (!checkout || checkout.provider !== "test") throw new AppError("NOT_FOUND", "Checkout not found");
+  if (checkout.status === "canceled") throw new AppError("CONFLICT", "This checkout was canceled.");
+  const subscriptionId = `test_sub_${checkoutId}`;
+  const periodEnd = new Date(Date.now() + MONTH_MS);
+  await applyPaymentEvent(
+    deps,
+    {
+      id: `${checkoutId}:completed`,
+      type: "checkout.completed",
+      checkoutId,
+      paid: true,
+      subscriptionId,
+      periodEnd,
+    },
+    "test",
+  );
+  if (checkout.kind === "plan") {
+    await applyPaymentEvent(
+      deps,
+      {
+        id: `${checkoutId}:invoice-1`,
+        type: "invoice.paid",
+        invoiceId: `test_in_${checkoutId}_1`,
+        subscriptionId,
+        periodEnd,
+      },
+      "test",
+    );
+  }
+}
+
+export async function cancelTestCheckout(db: Db, userId: string, checkoutId: string): Promise<void> {
+  await db
+    .update(checkoutSession)
+    .set({ status: "canceled" })
+    .where(
+      and(
+        eq(checkoutSession.id, checkoutId),
+        eq(checkoutSession.userId, userId),
+        eq(checkoutSession.status, "open"),
+      ),
+    );
+}
