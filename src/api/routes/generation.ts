@@ -54,6 +54,8 @@ export function generationRoutes() {
           route,
           payload: await readJson(c),
           idempotencyKey: c.req.header("idempotency-key"),
+          ip: clientIp(c),
+          hostname: new URL(c.req.url).hostname,
         },
       );
       return c.json({ message: "Task submitted", data: { taskIds } });
