@@ -48,6 +48,9 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       // Every spec signs up from 127.0.0.1 within seconds: per-IP auth limits would refuse them.
       AUTH_RATE_LIMIT: "false",
+      // A light proof of work keeps the bot-check quick in tests; it is still solved for real.
+      ALTCHA_COST: "10",
+      ALTCHA_MAX_COUNTER: "40",
     },
   },
 });

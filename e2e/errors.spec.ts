@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { photo, shot, signUpViaApi, uploadPhotos } from "./helpers";
+import { photo, shot, signUpViaApi, solveBotCheck, uploadPhotos } from "./helpers";
 
 test.beforeEach(async ({ page }) => {
   await page.goto("/");
@@ -24,7 +24,7 @@ test("a 402 opens the insufficient-credits modal, with no toast", async ({ page 
         prompt: "",
         image_urls: [url],
         num_images: "1",
-        turnstileToken: null,
+        turnstileToken: await solveBotCheck(page),
         imageType: "nano-banana-lora-inverted-face-filter",
       },
       headers: { "idempotency-key": `spend-${i}` },

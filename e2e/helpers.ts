@@ -31,3 +31,12 @@ export async function uploadPhotos(page: Page, files: string[]): Promise<void> {
   await page.getByTestId("upload-input").setInputFiles(files);
   await expect(page.getByTestId("asset-status-uploading")).toHaveCount(0, { timeout: 20_000 });
 }
+
+/** Solves the server's ALTCHA challenge in Node, as the widget does in the browser. */
+export async function solveBotCheck(page: Page): Promise<string> {
+  const { solveChallenge } = await import("altcha-lib");
+  const { deriveKey } = await import("altcha-lib/algorithms/pbkdf2");
+  const challenge = await (await page.request.get("/api/botcheck/challenge")).json();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+}

@@ -7,3 +7,17 @@ declare module "next-intl" {
     Messages: Messages;
   }
 }
+
+// The ALTCHA widget is a custom element; React 19 passes its attributes through.
+declare module "react" {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace JSX {
+    interface IntrinsicElements {
+      "altcha-widget": React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement> & {
+        challenge?: string;
+        auto?: "off" | "onfocus" | "onload" | "onsubmit";
+        configuration?: string;
+      };
+    }
+  }
+}

@@ -1,5 +1,7 @@
 import type account from "../../messages/en/account.json";
 import type auth from "../../messages/en/auth.json";
+import type botcheck from "../../messages/en/botcheck.json";
+import type checkout from "../../messages/en/checkout.json";
 import type common from "../../messages/en/common.json";
 import type effect from "../../messages/en/effect.json";
 import type errors from "../../messages/en/errors.json";
@@ -23,6 +25,8 @@ export const NAMESPACES = [
   "auth",
   "account",
   "pricing",
+  "checkout",
+  "botcheck",
   "errors",
 ] as const;
 
@@ -37,6 +41,8 @@ export type Messages = typeof common &
   typeof auth &
   typeof account &
   typeof pricing &
+  typeof checkout &
+  typeof botcheck &
   typeof errors;
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { getBalance, listLedger } from "@/core/credits";
 import { listImages } from "@/core/images";
+import { getPlanStatus } from "@/core/plans";
 import { requireUser, type ApiEnv } from "../context";
 
 /** Balance, ledger history and the user's past results. */
@@ -18,9 +19,13 @@ export function creditRoutes() {
       // Signed out is a normal state for the header, not an error: 200 with user null.
       .get("/me", async (c) => {
         const user = c.get("user");
-        if (!user) return c.json({ user: null, balance: null });
-        const db = c.get("services").database.db;
-        return c.json({ user, balance: await getBalance(db, user.id) });
+        if (!user) return c.json({ user: null, balance: null, plan: null });
+        const s = c.get("services");
+        const [balance, plan] = await Promise.all([
+          getBalance(s.db, user.id),
+          getPlanStatus(s.db, s.pricing, s.env.SUBSCRIBER_UPLOAD_CAP, user.id),
+        ]);
+        return c.json({ user, balance, plan });
       })
       .get("/images", async (c) => {
         const user = requireUser(c);

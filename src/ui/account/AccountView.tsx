@@ -58,6 +58,30 @@ export function AccountView() {
         </p>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{account.user?.email}</p>
       </section>
+      <section aria-labelledby="plan-h">
+        <h2 id="plan-h" className="text-lg font-semibold">
+          {t("plan")}
+        </h2>
+        <p className="mt-1" data-testid="account-plan">
+          {account.plan?.plan === "subscribed"
+            ? t("planSubscribed", { name: account.plan.planId ?? "" })
+            : t("planFree")}
+          {account.plan?.periodEnd && account.plan.plan === "subscribed" ? (
+            <span className="text-sm text-zinc-600 dark:text-zinc-400">
+              {" · "}
+              {t(account.plan.status === "canceled" ? "planEnds" : "planRenews", {
+                date: format.dateTime(new Date(account.plan.periodEnd), { dateStyle: "medium" }),
+              })}
+            </span>
+          ) : null}
+        </p>
+        <Link
+          href="/pricing#plans"
+          className="text-sm font-medium text-violet-700 underline dark:text-violet-300"
+        >
+          {t("managePlan")}
+        </Link>
+      </section>
       <section aria-labelledby="history-h">
         <h2 id="history-h" className="text-lg font-semibold">
           {t("history")}

@@ -10,6 +10,13 @@ export interface AccountState {
   status: "loading" | "signedOut" | "signedIn";
   user?: { id: string; email: string; name: string };
   balance?: number;
+  plan?: {
+    plan: "free" | "subscribed";
+    uploadCap: number;
+    planId?: string;
+    status?: string;
+    periodEnd?: string;
+  };
 }
 
 let state: AccountState = { status: "loading" };
@@ -28,10 +35,19 @@ export function refreshAccount(): Promise<void> {
     try {
       const res = await fetch("/api/me", { credentials: "same-origin", cache: "no-store" });
       if (res.ok) {
-        const body = (await res.json()) as { user: AccountState["user"] | null; balance: number | null };
+        const body = (await res.json()) as {
+          user: AccountState["user"] | null;
+          balance: number | null;
+          plan: AccountState["plan"] | null;
+        };
         set(
           body.user
-            ? { status: "signedIn", user: body.user, balance: body.balance ?? 0 }
+            ? {
+                status: "signedIn",
+                user: body.user,
+                balance: body.balance ?? 0,
+                plan: body.plan ?? undefined,
+              }
             : { status: "signedOut" },
         );
       }

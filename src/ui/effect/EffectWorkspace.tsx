@@ -28,6 +28,7 @@ const InsufficientCreditsModal = dynamic(
   () => import("@/ui/modals/CreditsModals").then((m) => m.InsufficientCreditsModal),
   { ssr: false },
 );
+const BotCheckDialog = dynamic(() => import("@/ui/botcheck/BotCheckDialog"), { ssr: false });
 const UpgradeModal = dynamic(() => import("@/ui/modals/CreditsModals").then((m) => m.UpgradeModal), {
   ssr: false,
 });
@@ -182,9 +183,11 @@ export function EffectWorkspace({
           >
             {gen.generating ? t("effect.generating") : t("effect.createCost", { credits: effect.credits })}
           </Button>
-          <p className="mt-2 text-center text-xs text-zinc-600 dark:text-zinc-400">
-            {t("effect.freePlanHint")}
-          </p>
+          {account.plan?.plan === "subscribed" ? null : (
+            <p className="mt-2 text-center text-xs text-zinc-600 dark:text-zinc-400">
+              {t("effect.freePlanHint")}
+            </p>
+          )}
         </form>
       </section>
 
@@ -222,19 +225,24 @@ export function EffectWorkspace({
           slides={gen.results.map((r, i) => ({ src: r.url, alt: t("results.resultAlt", { n: i + 1 }) }))}
         />
       ) : null}
-      <ImageDetailsModal
-        image={details}
-        onClose={() => setDetails(null)}
-        onDownload={(img) => void download(img)}
-      />
-      <UploadPreviewModal src={preview} onClose={() => setPreview(null)} />
-      <InsufficientCreditsModal
-        open={gen.dialog === "insufficientCredits"}
-        onClose={() => gen.setDialog(null)}
-        credits={effect.credits}
-        balance={account.balance ?? 0}
-      />
-      <UpgradeModal open={gen.dialog === "upgrade"} onClose={() => gen.setDialog(null)} />
+      {details ? (
+        <ImageDetailsModal
+          image={details}
+          onClose={() => setDetails(null)}
+          onDownload={(img) => void download(img)}
+        />
+      ) : null}
+      {preview ? <UploadPreviewModal src={preview} onClose={() => setPreview(null)} /> : null}
+      {gen.dialog === "insufficientCredits" ? (
+        <InsufficientCreditsModal
+          open
+          onClose={() => gen.setDialog(null)}
+          credits={effect.credits}
+          balance={account.balance ?? 0}
+        />
+      ) : null}
+      {gen.dialog === "upgrade" ? <UpgradeModal open onClose={() => gen.setDialog(null)} /> : null}
+      {gen.botCheck ? <BotCheckDialog onDone={gen.botCheck} /> : null}
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { ClientEffect } from "@/core/catalogue";
-import { refreshAccount } from "@/ui/account/account-store";
+import { refreshAccount, useAccount } from "@/ui/account/account-store";
 import {
   classifySubmitFailure,
   extractTaskIds,
@@ -87,6 +87,15 @@ export function useGeneration(effect: ClientEffect) {
   const [results, setResults] = useState<ResultImage[]>([]);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [generating, setGenerating] = useState(false);
+  const account = useAccount();
+  const cap = account.plan?.plan === "subscribed" ? account.plan.uploadCap : FREE_CAP;
+  const subscribed = account.plan?.plan === "subscribed";
+  /** While set, the bot-check dialog is open; it resolves with a token or null. */
+  const [botCheck, setBotCheck] = useState<((token: string | null) => void) | null>(null);
+  const capRef = useRef(cap);
+  capRef.current = cap;
+  const subscribedRef = useRef(subscribed);
+  subscribedRef.current = subscribed;
   const busy = useRef(false);
   const assetsRef = useRef(assets);
   assetsRef.current = assets;
@@ -139,9 +148,12 @@ export function useGeneration(effect: ClientEffect) {
 
   const addFiles = useCallback(
     (incoming: File[]) => {
-      // Free plan: at most FREE_CAP images; more opens the upgrade modal.
-      const room = Math.max(0, FREE_CAP - assetsRef.current.length);
-      if (incoming.length > room) setDialog("upgrade");
+      // The plan's cap: a free user past it sees the upgrade modal, a subscriber a message.
+      const room = Math.max(0, capRef.current - assetsRef.current.length);
+      if (incoming.length > room) {
+        if (subscribedRef.current) toast.error(t("upload.premiumCap", { n: capRef.current }));
+        else setDialog("upgrade");
+      }
       const files = incoming.slice(0, room);
       const fresh = files.map((file) => ({
         id: crypto.randomUUID(),
@@ -188,13 +200,24 @@ export function useGeneration(effect: ClientEffect) {
       toast.error(t("effect.noImages"));
       return;
     }
-    if (ready.length > FREE_CAP) {
-      setDialog("upgrade");
+    if (ready.length > cap) {
+      if (subscribed) toast.error(t("upload.premiumCap", { n: cap }));
+      else setDialog("upgrade");
       return;
     }
     busy.current = true;
     setGenerating(true);
     try {
+      // Free users pass the bot-check first; the submit then continues by itself.
+      let token: string | null = null;
+      if (!subscribed) {
+        token = await new Promise<string | null>((resolve) => setBotCheck(() => resolve));
+        setBotCheck(null);
+        if (!token) {
+          toast.error(messages.verificationFailed);
+          return;
+        }
+      }
       // Originals are deleted after each task: re-upload any photo a task has used.
       const urls: string[] = [];
       for (const a of ready) {
@@ -214,7 +237,7 @@ export function useGeneration(effect: ClientEffect) {
           prompt: effect.acceptsPrompt ? options.prompt.trim() : "",
           image_urls: urls,
           num_images: "1",
-          turnstileToken: null,
+          turnstileToken: token,
           imageType: effect.imageType,
           options: payloadOptions,
         }),
@@ -308,6 +331,7 @@ export function useGeneration(effect: ClientEffect) {
     submit,
     dialog,
     setDialog,
+    botCheck,
     rejectFiles: () => toast.error(t("upload.rejected")),
   };
 }

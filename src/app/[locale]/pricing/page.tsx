@@ -1,19 +1,79 @@
-import { getTranslations, setRequestLocale } from "next-intl/server";
-import { EFFECT_CREDITS } from "@/core/catalogue";
+import { connection } from "next/server";
+import { getFormatter, getTranslations, setRequestLocale } from "next-intl/server";
+import { EFFECT_CREDITS } from "@/core/catalogue-constants";
+import { parsePricing } from "@/config/pricing";
 import type { Locale } from "@/i18n/locales";
+import { BuyButton } from "@/ui/pricing/BuyButton";
 
-/** Packs and plans arrive with the plans issue; until then the page says so plainly. */
+/** Packs and plans with their configured prices; marked as test mode without Stripe. */
 export default async function PricingPage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);
+  await connection(); // prices and the payment mode come from the environment at run time
+  const pricing = parsePricing(process.env.PRICING_JSON || undefined);
+  const testMode = !(process.env.STRIPE_SECRET_KEY && process.env.STRIPE_WEBHOOK_SECRET);
+  const subscriberCap = Number(process.env.SUBSCRIBER_UPLOAD_CAP) || 10;
+  const signupCredits = Number(process.env.SIGNUP_CREDITS ?? 10);
   const t = await getTranslations("pricing");
+  const format = await getFormatter();
+  const money = (cents: number) =>
+    format.number(cents / 100, { style: "currency", currency: pricing.currency });
+  const card = "flex flex-col rounded-2xl border border-zinc-200 p-6 shadow-sm dark:border-zinc-800";
   return (
-    <main className="mx-auto max-w-3xl px-4 py-10" id="plans">
+    <main className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="text-3xl font-bold">{t("title")}</h1>
       <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("subtitle", { credits: EFFECT_CREDITS })}</p>
-      <p className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200">
-        {t("unavailable")}
-      </p>
+      {testMode ? (
+        <p
+          className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+          data-testid="test-mode"
+        >
+          {t("testMode")}
+        </p>
+      ) : null}
+
+      <h2 className="mt-10 text-2xl font-semibold" id="plans">
+        {t("plansTitle")}
+      </h2>
+      <div className="mt-4 grid gap-4 md:grid-cols-3">
+        <div className={card}>
+          <h3 className="text-lg font-semibold">{t("freeTitle")}</h3>
+          <ul className="mt-3 flex-1 space-y-1 text-sm text-zinc-700 dark:text-zinc-300">
+            <li>{t("freeCredits", { credits: signupCredits })}</li>
+            <li>{t("freeCap")}</li>
+          </ul>
+        </div>
+        {pricing.plans.map((plan) => (
+          <div key={plan.id} className={`${card} border-violet-400 dark:border-violet-700`}>
+            <h3 className="text-lg font-semibold">{plan.name}</h3>
+            <p className="mt-1 text-2xl font-bold">{t("perMonth", { price: money(plan.priceCents) })}</p>
+            <ul className="mt-3 flex-1 space-y-1 text-sm text-zinc-700 dark:text-zinc-300">
+              <li>{t("planCredits", { credits: plan.monthlyCredits })}</li>
+              <li>{t("planCap", { cap: plan.uploadCap ?? subscriberCap })}</li>
+              <li>{t("planNoCheck")}</li>
+            </ul>
+            <div className="mt-4">
+              <BuyButton productId={plan.id} label={t("subscribe")} />
+            </div>
+          </div>
+        ))}
+      </div>
+
+      <h2 className="mt-10 text-2xl font-semibold">{t("packsTitle")}</h2>
+      <div className="mt-4 grid gap-4 md:grid-cols-3">
+        {pricing.packs.map((pack) => (
+          <div key={pack.id} className={card}>
+            <h3 className="text-lg font-semibold">{pack.name}</h3>
+            <p className="mt-1 text-2xl font-bold">{money(pack.priceCents)}</p>
+            <p className="mt-2 flex-1 text-sm text-zinc-700 dark:text-zinc-300">
+              {t("packCredits", { credits: pack.credits })}
+            </p>
+            <div className="mt-4">
+              <BuyButton productId={pack.id} label={t("buy")} />
+            </div>
+          </div>
+        ))}
+      </div>
     </main>
   );
 }

@@ -1,0 +1,15 @@
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import type { Locale } from "@/i18n/locales";
+import { CheckoutResult } from "@/ui/pricing/CheckoutResult";
+
+export default async function CheckoutCancelPage({ params }: { params: Promise<{ locale: Locale }> }) {
+  const { locale } = await params;
+  setRequestLocale(locale);
+  const t = await getTranslations("checkout");
+  return (
+    <main className="mx-auto max-w-xl px-4 py-10">
+      <h1 className="text-3xl font-bold">{t("cancelTitle")}</h1>
+      <CheckoutResult outcome="cancel" />
+    </main>
+  );
+}

@@ -1,0 +1,30 @@
+import { connection } from "next/server";
+import { getFormatter, getTranslations, setRequestLocale } from "next-intl/server";
+import { parsePricing } from "@/config/pricing";
+import type { Locale } from "@/i18n/locales";
+import { TestCheckout } from "@/ui/pricing/TestCheckout";
+
+export default async function TestCheckoutPage({
+  params,
+}: {
+  params: Promise<{ locale: Locale; id: string }>;
+}) {
+  const { locale, id } = await params;
+  setRequestLocale(locale);
+  await connection();
+  const pricing = parsePricing(process.env.PRICING_JSON || undefined);
+  const t = await getTranslations("checkout");
+  const format = await getFormatter();
+  const money = (cents: number) =>
+    format.number(cents / 100, { style: "currency", currency: pricing.currency });
+  const products = Object.fromEntries([
+    ...pricing.packs.map((p) => [p.id, `${p.name} · ${p.credits} · ${money(p.priceCents)}`]),
+    ...pricing.plans.map((p) => [p.id, `${p.name} · ${money(p.priceCents)}`]),
+  ]);
+  return (
+    <main className="mx-auto max-w-xl px-4 py-10">
+      <h1 className="text-3xl font-bold">{t("testTitle")}</h1>
+      <TestCheckout id={id} products={products} />
+    </main>
+  );
+}
