@@ -1,6 +1,8 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+// Debian chromium and the flags this closed network needs (shared with bench/web.mjs).
+import chromium from "./e2e/chromium.json";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // A clean database and storage for every run.
@@ -17,17 +19,8 @@ export default defineConfig({
   use: {
     baseURL: `http://localhost:${PORT}`,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      executablePath: process.env.CHROMIUM_PATH ?? chromium.executablePath,
+      args: chromium.args,
     },
     screenshot: "only-on-failure",
   },

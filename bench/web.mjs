@@ -11,6 +11,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import chromium from "../e2e/chromium.json" with { type: "json" };
 
 // Plain JavaScript run by plain node: Lighthouse serializes functions into the page, and a
 // TypeScript loader's injected helpers (esbuild's __name) would break them there.
@@ -71,17 +72,8 @@ async function main() {
     );
 
     const chrome = await chromeLauncher.launch({
-      chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      chromeFlags: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      chromePath: process.env.CHROMIUM_PATH ?? chromium.executablePath,
+      chromeFlags: chromium.args,
     });
     try {
       const result = await lighthouse(url, {

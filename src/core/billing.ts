@@ -46,18 +46,20 @@ export type PaymentEvent =
     }
   | { id: string; type: "subscription.deleted"; subscriptionId: string };
 
+export interface CheckoutInput {
+  checkoutId: string;
+  userId: string;
+  email: string;
+  product: Product;
+  currency: string;
+  successUrl: string;
+  cancelUrl: string;
+}
+
 /** Starts checkouts at a provider (Stripe, or the built-in test checkout). */
 export interface PaymentProvider {
   readonly kind: "test" | "stripe";
-  createCheckout(input: {
-    checkoutId: string;
-    userId: string;
-    email: string;
-    product: Product;
-    currency: string;
-    successUrl: string;
-    cancelUrl: string;
-  }): Promise<{ url: string; providerSessionId: string | null }>;
+  createCheckout(input: CheckoutInput): Promise<{ url: string; providerSessionId: string | null }>;
 }
 
 export interface BillingDeps {
@@ -103,6 +105,36 @@ export async function startCheckout(
 
 const MONTH_MS = 31 * 24 * 3600 * 1000;
 
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Makes the user's subscription active until `periodEnd` (one row per user). */
+async function activateSubscription(
+  tx: Tx,
+  s: {
+    userId: string;
+    planId: string;
+    periodEnd: Date;
+    provider: string;
+    customerId: string | null;
+    subscriptionId: string | null;
+  },
+): Promise<void> {
+  const values = {
+    userId: s.userId,
+    planId: s.planId,
+    status: "active",
+    currentPeriodEnd: s.periodEnd,
+    provider: s.provider,
+    providerCustomerId: s.customerId,
+    providerSubscriptionId: s.subscriptionId,
+    updatedAt: new Date(),
+  };
+  await tx
+    .insert(subscription)
+    .values(values)
+    .onConflictDoUpdate({ target: subscription.userId, set: values });
+}
+
 /**
  * Applies one payment event in one transaction: records its id (a second delivery is a
  * "duplicate" and changes nothing), then grants credits or updates the subscription.
@@ -146,20 +178,14 @@ export async function applyPaymentEvent(
       }
       if (product.kind === "plan" && event.type === "checkout.completed") {
         // The plan's credits come with each paid invoice; here the subscription starts.
-        const values = {
+        await activateSubscription(tx, {
           userId: checkout.userId,
           planId: product.plan.id,
-          status: "active",
-          currentPeriodEnd: event.periodEnd ?? new Date(Date.now() + MONTH_MS),
+          periodEnd: event.periodEnd ?? new Date(Date.now() + MONTH_MS),
           provider,
-          providerCustomerId: event.customerId ?? null,
-          providerSubscriptionId: event.subscriptionId ?? null,
-          updatedAt: new Date(),
-        };
-        await tx
-          .insert(subscription)
-          .values(values)
-          .onConflictDoUpdate({ target: subscription.userId, set: values });
+          customerId: event.customerId ?? null,
+          subscriptionId: event.subscriptionId ?? null,
+        });
       }
       return "applied";
     }
@@ -182,20 +208,14 @@ export async function applyPaymentEvent(
         key: `plan-credits:${event.invoiceId}`,
         note: `${plan.name} plan, monthly credits`,
       });
-      const values = {
+      await activateSubscription(tx, {
         userId,
         planId: plan.id,
-        status: "active",
-        currentPeriodEnd: event.periodEnd,
+        periodEnd: event.periodEnd,
         provider,
-        providerCustomerId: event.customerId ?? existing?.providerCustomerId ?? null,
-        providerSubscriptionId: event.subscriptionId,
-        updatedAt: new Date(),
-      };
-      await tx
-        .insert(subscription)
-        .values(values)
-        .onConflictDoUpdate({ target: subscription.userId, set: values });
+        customerId: event.customerId ?? existing?.providerCustomerId ?? null,
+        subscriptionId: event.subscriptionId,
+      });
       return "applied";
     }
 

@@ -16,6 +16,31 @@ const hangingRenderer = {
   },
 };
 
+/**
+ * First life of a server: a submit whose render hangs, then the process "dies" (no grace)
+ * with the task running. Returns what the second life needs to reopen the same state.
+ */
+async function submitThenCrash(opts: { usedLastAttempt?: boolean } = {}) {
+  const first = await startTestServer({ renderer: hangingRenderer });
+  const user = await signUp(first);
+  const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
+  const res = await submit(user, {
+    image_urls: [up.body.url],
+    imageType: "nano-banana-lora-inverted-face-filter",
+  });
+  const taskId = res.body.data!.taskIds[0]!;
+  for (let i = 0; i < 100; i++) {
+    const [row] = await first.services.db.select().from(task).where(eq(task.id, taskId));
+    if (row?.state === "running") break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  if (opts.usedLastAttempt)
+    await first.services.db.update(task).set({ attempts: 2 }).where(eq(task.id, taskId));
+  const reuse = { databaseUrl: first.databaseUrl, dataDir: first.dataDir };
+  await first.stop({ crash: true });
+  return { user, taskId, reuse };
+}
+
 describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
   const servers: TestServer[] = [];
   afterAll(async () => {
@@ -46,22 +71,7 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
   });
 
   it("a task cut off by a restart runs again and succeeds", async () => {
-    // First life: the render hangs, then the process "dies" with the task running.
-    const first = await startTestServer({ renderer: hangingRenderer });
-    const user = await signUp(first);
-    const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
-    const res = await submit(user, {
-      image_urls: [up.body.url],
-      imageType: "nano-banana-lora-inverted-face-filter",
-    });
-    const taskId = res.body.data!.taskIds[0]!;
-    for (let i = 0; i < 100; i++) {
-      const [row] = await first.services.db.select().from(task).where(eq(task.id, taskId));
-      if (row?.state === "running") break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const reuse = { databaseUrl: first.databaseUrl, dataDir: first.dataDir };
-    await first.stop({ crash: true });
+    const { user, taskId, reuse } = await submitThenCrash();
 
     // Second life on the same database and storage, with the real engine.
     const second = await startTestServer({ reuse });
@@ -76,23 +86,7 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
   });
 
   it("a task cut off with no attempt left fails with its credits refunded", async () => {
-    const first = await startTestServer({ renderer: hangingRenderer });
-    const user = await signUp(first);
-    const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
-    const res = await submit(user, {
-      image_urls: [up.body.url],
-      imageType: "nano-banana-lora-inverted-face-filter",
-    });
-    const taskId = res.body.data!.taskIds[0]!;
-    for (let i = 0; i < 100; i++) {
-      const [row] = await first.services.db.select().from(task).where(eq(task.id, taskId));
-      if (row?.state === "running") break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    // It already used its last attempt.
-    await first.services.db.update(task).set({ attempts: 2 }).where(eq(task.id, taskId));
-    const reuse = { databaseUrl: first.databaseUrl, dataDir: first.dataDir };
-    await first.stop({ crash: true });
+    const { user, taskId, reuse } = await submitThenCrash({ usedLastAttempt: true });
 
     const second = await startTestServer({ reuse });
     servers.push(second);

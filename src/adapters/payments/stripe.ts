@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { PaymentEvent, PaymentProvider, Product } from "@/core/billing";
+import type { CheckoutInput, PaymentEvent, PaymentProvider, Product } from "@/core/billing";
 
 /** Stripe Checkout for packs (mode payment) and plans (mode subscription). */
 export class StripeProvider implements PaymentProvider {
@@ -25,15 +25,7 @@ export class StripeProvider implements PaymentProvider {
     });
   }
 
-  async createCheckout(input: {
-    checkoutId: string;
-    userId: string;
-    email: string;
-    product: Product;
-    currency: string;
-    successUrl: string;
-    cancelUrl: string;
-  }) {
+  async createCheckout(input: CheckoutInput) {
     const { product } = input;
     const metadata = { checkoutId: input.checkoutId, userId: input.userId, productId: productIdOf(product) };
     const session = await this.stripe.checkout.sessions.create({
