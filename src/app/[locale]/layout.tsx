@@ -6,6 +6,7 @@ import type { ReactNode } from "react";
 import { Toaster } from "sonner";
 import { isRtl, LOCALE_TAGS } from "@/i18n/locales";
 import { routing } from "@/i18n/routing";
+import { siteOrigin } from "@/i18n/seo";
 import { Footer } from "@/ui/layout/Footer";
 import { Header } from "@/ui/layout/Header";
 
@@ -23,7 +24,13 @@ export async function generateMetadata({
     locale: hasLocale(routing.locales, locale) ? locale : "en",
     namespace: "home",
   });
-  return { title: t("metaTitle"), description: t("metaDescription") };
+  // Defaults for pages that set nothing (sign-in, account, checkout): not for search engines.
+  return {
+    metadataBase: new URL(siteOrigin()),
+    title: t("metaTitle"),
+    description: t("metaDescription"),
+    robots: { index: false, follow: true },
+  };
 }
 
 export const viewport: Viewport = {

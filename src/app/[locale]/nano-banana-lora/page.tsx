@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { EFFECT_CREDITS } from "@/core/catalogue";
 import type { Locale } from "@/i18n/locales";
+import { pageMetadata } from "@/i18n/seo";
 import { EffectGrid } from "@/ui/list/EffectGrid";
 
 export async function generateMetadata({
@@ -11,7 +12,12 @@ export async function generateMetadata({
 }): Promise<Metadata> {
   const { locale } = await params;
   const t = await getTranslations({ locale, namespace: "list" });
-  return { title: t("metaTitle"), description: t("metaDescription") };
+  return pageMetadata({
+    locale,
+    path: "/nano-banana-lora",
+    title: t("metaTitle"),
+    description: t("metaDescription"),
+  });
 }
 
 export default async function EffectListPage({ params }: { params: Promise<{ locale: Locale }> }) {

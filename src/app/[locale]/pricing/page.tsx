@@ -1,9 +1,26 @@
+import type { Metadata } from "next";
 import { connection } from "next/server";
 import { getFormatter, getTranslations, setRequestLocale } from "next-intl/server";
 import { EFFECT_CREDITS } from "@/core/catalogue-constants";
 import { parsePricing } from "@/config/pricing";
 import type { Locale } from "@/i18n/locales";
+import { pageMetadata } from "@/i18n/seo";
 import { BuyButton } from "@/ui/pricing/BuyButton";
+
+export async function generateMetadata({
+  params,
+}: {
+  params: Promise<{ locale: Locale }>;
+}): Promise<Metadata> {
+  const { locale } = await params;
+  const t = await getTranslations({ locale, namespace: "pricing" });
+  return pageMetadata({
+    locale,
+    path: "/pricing",
+    title: `${t("title")} | photofx`,
+    description: t("subtitle", { credits: EFFECT_CREDITS }),
+  });
+}
 
 /** Packs and plans with their configured prices; marked as test mode without Stripe. */
 export default async function PricingPage({ params }: { params: Promise<{ locale: Locale }> }) {

@@ -6,6 +6,7 @@ import { getEffect, toClientEffect } from "@/core/catalogue";
 import { publicConfig } from "@/config/public";
 import { getEffectCopy } from "@/i18n/effect-copy";
 import type { Locale } from "@/i18n/locales";
+import { localizedPath, pageMetadata, siteOrigin } from "@/i18n/seo";
 import { Link } from "@/i18n/navigation";
 import { EffectWorkspace } from "@/ui/effect/EffectWorkspace";
 import { realExamples } from "@/ui/effect/examples";
@@ -16,9 +17,16 @@ type Params = Promise<{ locale: Locale; model: string }>;
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const { locale, model } = await params;
+  const effect = getEffect(model);
   const copy = await getEffectCopy(locale, model);
-  if (!copy) return {};
-  return { title: `${copy.title} | photofx`, description: copy.description };
+  if (!effect || !copy) return {};
+  return pageMetadata({
+    locale,
+    path: effect.href,
+    title: `${copy.title} | photofx`,
+    description: copy.description,
+    image: realExamples(effect)[0]?.after,
+  });
 }
 
 export default async function EffectPage({ params }: { params: Params }) {
@@ -32,8 +40,45 @@ export default async function EffectPage({ params }: { params: Params }) {
   const t = await getTranslations("common");
   const tEffect = await getTranslations("effect");
   const examples = realExamples(effect);
+  const origin = siteOrigin();
+  // Structured data: the breadcrumb trail and the FAQ, as schema.org JSON-LD.
+  const jsonLd = [
+    {
+      "@context": "https://schema.org",
+      "@type": "BreadcrumbList",
+      itemListElement: [
+        { "@type": "ListItem", position: 1, name: t("home"), item: `${origin}${localizedPath(locale, "/")}` },
+        {
+          "@type": "ListItem",
+          position: 2,
+          name: t("effects"),
+          item: `${origin}${localizedPath(locale, "/nano-banana-lora")}`,
+        },
+        {
+          "@type": "ListItem",
+          position: 3,
+          name: copy.title,
+          item: `${origin}${localizedPath(locale, effect.href)}`,
+        },
+      ],
+    },
+    {
+      "@context": "https://schema.org",
+      "@type": "FAQPage",
+      mainEntity: copy.faq.map((f) => ({
+        "@type": "Question",
+        name: f.question,
+        acceptedAnswer: { "@type": "Answer", text: f.answer },
+      })),
+    },
+  ];
   return (
     <main className="mx-auto max-w-7xl px-4 py-6">
+      <script
+        type="application/ld+json"
+        // JSON.stringify output with "<" escaped cannot close the script element.
+        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
+      />
       <nav aria-label={tEffect("breadcrumb")} className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">
         <ol className="flex flex-wrap items-center gap-1">
           <li>
