@@ -45,20 +45,28 @@ async function loadFile(locale: string): Promise<EffectCopyFile | null> {
 }
 
 /**
- * The copy of one effect in a locale. Where the locale has no copy for the effect, the
- * English copy is used with the locale's 4 default FAQ entries (the spec's fallback);
- * `fallback` says so. Returns null for an id the catalogue does not have.
+ * The spec's fallback, on already loaded files: the locale's own copy of the effect, or
+ * else the English copy with the locale's 4 default FAQ entries (`fallback: true`).
  */
+export function resolveEffectCopy(
+  own: EffectCopyFile | null,
+  english: EffectCopyFile,
+  effectId: string,
+): (EffectCopy & { fallback: boolean }) | null {
+  const copy = own?.effects[effectId];
+  if (copy) return { ...copy, fallback: false };
+  const en = english.effects[effectId];
+  if (!en) return null;
+  return { ...en, faq: (own ?? english).defaultFaq, fallback: own !== english };
+}
+
+/** The copy of one catalogue effect in a locale (null for an id the catalogue does not have). */
 export async function getEffectCopy(
   locale: Locale,
   effectId: string,
 ): Promise<(EffectCopy & { fallback: boolean }) | null> {
   if (!EFFECTS.some((e) => e.id === effectId)) return null;
-  const own = await loadFile(locale);
-  const en = (await loadFile("en"))!;
-  const copy = own?.effects[effectId];
-  if (copy) return { ...copy, fallback: false };
-  const english = en.effects[effectId];
-  if (!english) return null;
-  return { ...english, faq: (own ?? en).defaultFaq, fallback: locale !== "en" };
+  const english = (await loadFile("en"))!;
+  const own = locale === "en" ? english : await loadFile(locale);
+  return resolveEffectCopy(own, english, effectId);
 }
