@@ -57,7 +57,7 @@ export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: 
             >
               <span aria-hidden>{rtl ? "→" : "←"}</span>
             </button>
-            <div className="flex gap-2">
+            <div className="flex gap-1">
               {pairs.map((p, i) => (
                 <button
                   key={p.after}
@@ -65,11 +65,17 @@ export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: 
                   onClick={() => setIndex(i)}
                   aria-label={t("goTo", { n: i + 1 })}
                   aria-current={i === index}
-                  className={
-                    "h-2.5 w-2.5 rounded-full " +
-                    (i === index ? "bg-violet-600" : "bg-zinc-300 dark:bg-zinc-700")
-                  }
-                />
+                  // A 24 px target around a 10 px dot (WCAG target size).
+                  className="grid h-6 w-6 place-items-center rounded-full focus-visible:outline focus-visible:outline-2 focus-visible:outline-violet-600"
+                >
+                  <span
+                    aria-hidden
+                    className={
+                      "h-2.5 w-2.5 rounded-full " +
+                      (i === index ? "bg-violet-600" : "bg-zinc-300 dark:bg-zinc-700")
+                    }
+                  />
+                </button>
               ))}
             </div>
             <button

@@ -44,7 +44,9 @@ export function ExamplesCarousel({ pairs, title }: { pairs: ExamplePair[]; title
                     src={p[which]}
                     alt={t("exampleAlt", { title, n: i + 1, which: t(which) })}
                     className="aspect-square w-full rounded-lg object-cover"
-                    loading="lazy"
+                    // The first pair is the largest paint of an empty page: load it at once.
+                    loading={i === 0 ? "eager" : "lazy"}
+                    fetchPriority={i === 0 ? "high" : "auto"}
                   />
                   <span className="absolute start-2 top-2 rounded bg-black/60 px-2 py-0.5 text-xs text-white">
                     {t(which)}
