@@ -43,7 +43,15 @@ export function createApi(services: Services): Hono<ApiEnv> {
   app.notFound((c) => c.json({ message: "Not found" }, 404));
   app.onError((err, c) => {
     if (isAppError(err)) {
-      return c.json({ code: err.code, message: err.message, ...err.details }, HTTP_STATUS[err.code]);
+      return c.json(
+        {
+          code: err.code,
+          message: err.message,
+          ...err.details,
+          ...(err.i18n ? { messageKey: err.i18n.key, messageValues: err.i18n.values ?? {} } : {}),
+        },
+        HTTP_STATUS[err.code],
+      );
     }
     if (err instanceof HTTPException) return err.getResponse();
     services.log.error({ err: String(err), stack: err.stack, path: c.req.path }, "unhandled API error");

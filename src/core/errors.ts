@@ -18,11 +18,22 @@ export type AppErrorCode =
   | "UPGRADE_REQUIRED"
   | "UNAVAILABLE";
 
+/**
+ * A message the client can show in the user's language: `key` names an entry of the
+ * `errors.server` message catalogue, `values` fills its placeholders. `message` stays the
+ * English text for API users and logs.
+ */
+export interface MessageRef {
+  key: string;
+  values?: Record<string, string | number>;
+}
+
 export class AppError extends Error {
   constructor(
     readonly code: AppErrorCode,
     message: string,
     readonly details?: Record<string, unknown>,
+    readonly i18n?: MessageRef,
   ) {
     super(message);
     this.name = "AppError";

@@ -43,6 +43,7 @@ export class PlanGate implements SubmitGate {
           {
             cap: plan.uploadCap,
           },
+          { key: "premiumCap", values: { n: plan.uploadCap } },
         );
       }
       return; // subscribers are not challenged
@@ -54,10 +55,13 @@ export class PlanGate implements SubmitGate {
         {
           cap: FREE_UPLOAD_CAP,
         },
+        { key: "upgradeRequired", values: { n: FREE_UPLOAD_CAP } },
       );
     }
     if (!ctx.token || !(await this.deps.botCheck.verify(ctx.token, { ip: ctx.ip, hostname: ctx.hostname }))) {
-      throw new AppError("VERIFICATION_FAILED", Messages.verificationFailed);
+      throw new AppError("VERIFICATION_FAILED", Messages.verificationFailed, undefined, {
+        key: "verificationFailed",
+      });
     }
   }
 }

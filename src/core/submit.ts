@@ -64,7 +64,8 @@ function firstIssue(error: z.ZodError): string {
 
 /** Splits the uploads into the tasks the effect's input rule asks for. */
 function planTasks(effect: Effect, uploadIds: string[]): string[][] {
-  if (uploadIds.length === 0) throw new AppError("VALIDATION", Messages.noImages);
+  if (uploadIds.length === 0)
+    throw new AppError("VALIDATION", Messages.noImages, undefined, { key: "noImages" });
   if (effect.input.mode === "each") return uploadIds.map((id) => [id]);
   const { min, max, describe } = effect.input;
   if (uploadIds.length < min || uploadIds.length > max) {
@@ -72,6 +73,10 @@ function planTasks(effect: Effect, uploadIds: string[]): string[][] {
     throw new AppError(
       "VALIDATION",
       `${effect.title} takes ${count} image${max > 1 ? "s" : ""}: ${describe}.`,
+      { min, max },
+      min === max
+        ? { key: "imageCountExact", values: { n: min } }
+        : { key: "imageCountRange", values: { min, max } },
     );
   }
   return [uploadIds];
@@ -92,15 +97,22 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
   const effect = getEffectByImageType(body.imageType);
   if (!effect) throw new AppError("VALIDATION", `Unknown imageType "${body.imageType}"`);
 
-  if (body.image_urls.length === 0) throw new AppError("VALIDATION", Messages.noImages);
+  if (body.image_urls.length === 0)
+    throw new AppError("VALIDATION", Messages.noImages, undefined, { key: "noImages" });
   const uploadIds = parseUploadUrls(body.image_urls, deps.allowedOrigins);
 
   const options = effect.options.safeParse(body.options ?? {});
-  if (!options.success) throw new AppError("VALIDATION", firstIssue(options.error));
+  if (!options.success) {
+    // Each option's refusal has its own message key (rightsConfirmed, adultConsent, edges…).
+    const field = String(options.error.issues[0]?.path[0] ?? "options");
+    throw new AppError("VALIDATION", firstIssue(options.error), { field }, { key: `option_${field}` });
+  }
 
   const prompt = body.prompt.trim();
   if (prompt && !effect.acceptsPrompt) {
-    throw new AppError("VALIDATION", `${effect.title} does not take a prompt; leave it empty.`);
+    throw new AppError("VALIDATION", `${effect.title} does not take a prompt; leave it empty.`, undefined, {
+      key: "promptNotAccepted",
+    });
   }
 
   const groups = planTasks(effect, uploadIds);
@@ -192,7 +204,14 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
     if (isUniqueViolation(err)) {
       const again = await findExisting();
       if (again) return { taskIds: again };
-      throw new AppError("CONFLICT", "This request is already being processed. Please try again.");
+      throw new AppError(
+        "CONFLICT",
+        "This request is already being processed. Please try again.",
+        undefined,
+        {
+          key: "busy",
+        },
+      );
     }
     throw err;
   }

@@ -3,7 +3,7 @@ import type { Db } from "@/adapters/db/client";
 import { image, task, taskInput, upload, type TaskState } from "@/adapters/db/schema";
 import type { TaskEvent, TaskEventBus } from "@/adapters/events/types";
 import type { ObjectStorage } from "@/adapters/storage/types";
-import type { RenderRequest, RenderResult } from "@/engine/types";
+import { EngineError, type RenderRequest, type RenderResult } from "@/engine/types";
 import { getEffect } from "./catalogue";
 import { addCreditsTx } from "./credits";
 import { Messages } from "./errors";
@@ -19,13 +19,27 @@ import { deleteOriginalsIfUnused, uploadPath } from "./uploads";
 
 export const imagePath = (id: string): string => `/api/images/${id}`;
 
-/** Reasons users read in failedReason. */
+/**
+ * Why a task failed: `text` is the English failedReason (the spec's field); `code` lets
+ * the client show it in the user's language (message key `errors.server.task_<code>`).
+ */
+export interface FailReason {
+  code: string;
+  text: string;
+}
+
 export const TaskReasons = {
-  timeout: "Generation timed out. Your credits have been refunded.",
-  sourceGone: "The uploaded image is no longer available. Please upload it again.",
-  interrupted: "Generation was interrupted by a server restart. Your credits have been refunded.",
-  internal: `${Messages.generationFailed}. Your credits have been refunded.`,
-} as const;
+  timeout: { code: "timeout", text: "Generation timed out. Your credits have been refunded." },
+  sourceGone: {
+    code: "sourceGone",
+    text: "The uploaded image is no longer available. Please upload it again.",
+  },
+  interrupted: {
+    code: "interrupted",
+    text: "Generation was interrupted by a server restart. Your credits have been refunded.",
+  },
+  internal: { code: "internal", text: `${Messages.generationFailed}. Your credits have been refunded.` },
+} as const satisfies Record<string, FailReason>;
 
 /** How many times a task may start (a restart mid-render allows one more try). */
 export const MAX_ATTEMPTS = 2;
@@ -50,6 +64,8 @@ export interface TaskResultAnswer {
   status: 0 | 1 | 2;
   data: { imageUrl: string | null };
   failedReason: string | null;
+  /** Ours, beyond the spec: the reason's code, for a translated message. */
+  failedCode: string | null;
 }
 
 export interface TaskSnapshot {
@@ -57,15 +73,19 @@ export interface TaskSnapshot {
   state: TaskState;
   imageUrl: string | null;
   failedReason: string | null;
+  failedCode: string | null;
 }
 
-export function toAnswer(s: Pick<TaskSnapshot, "state" | "imageUrl" | "failedReason">): TaskResultAnswer {
+export function toAnswer(
+  s: Pick<TaskSnapshot, "state" | "imageUrl" | "failedReason" | "failedCode">,
+): TaskResultAnswer {
   const code = s.state === "succeeded" ? 1 : s.state === "failed" ? 2 : 0;
   return {
     code,
     status: code,
     data: { imageUrl: code === 1 ? s.imageUrl : null },
     failedReason: code === 2 ? (s.failedReason ?? Messages.generationFailed) : null,
+    failedCode: code === 2 ? (s.failedCode ?? "internal") : null,
   };
 }
 
@@ -104,6 +124,7 @@ export class TaskStatusCache {
       state: e.state,
       imageUrl: e.imageUrl,
       failedReason: e.failedReason,
+      failedCode: e.failedCode,
     });
   }
 }
@@ -114,6 +135,7 @@ async function loadSnapshot(db: Db, taskId: string): Promise<TaskSnapshot | null
       userId: task.userId,
       state: task.state,
       failedReason: task.failedReason,
+      failedCode: task.failedCode,
       imageId: image.id,
     })
     .from(task)
@@ -125,6 +147,7 @@ async function loadSnapshot(db: Db, taskId: string): Promise<TaskSnapshot | null
     userId: r.userId,
     state: r.state,
     failedReason: r.failedReason,
+    failedCode: r.failedCode,
     imageUrl: r.imageId ? imagePath(r.imageId) : null,
   };
 }
@@ -167,12 +190,12 @@ async function inputUploadIds(db: Db, taskId: string): Promise<string[]> {
 export async function failTask(
   deps: Pick<TaskDeps, "db" | "storage" | "events">,
   taskId: string,
-  reason: string,
+  reason: FailReason,
 ): Promise<boolean> {
   const failed = await deps.db.transaction(async (tx) => {
     const rows = await tx
       .update(task)
-      .set({ state: "failed", failedReason: reason, finishedAt: new Date() })
+      .set({ state: "failed", failedReason: reason.text, failedCode: reason.code, finishedAt: new Date() })
       .where(and(eq(task.id, taskId), inArray(task.state, ["queued", "running"])))
       .returning({ userId: task.userId, credits: task.credits, effectId: task.effectId });
     const row = rows[0];
@@ -193,7 +216,8 @@ export async function failTask(
     userId: failed.userId,
     state: "failed",
     imageUrl: null,
-    failedReason: reason,
+    failedReason: reason.text,
+    failedCode: reason.code,
   });
   await deleteOriginalsIfUnused(deps, await inputUploadIds(deps.db, taskId));
   return true;
@@ -222,7 +246,14 @@ async function runClaimed(deps: TaskDeps, taskId: string): Promise<void> {
     .returning();
   const t = claimed[0];
   if (!t) return;
-  await publish(deps, { taskId, userId: t.userId, state: "running", imageUrl: null, failedReason: null });
+  await publish(deps, {
+    taskId,
+    userId: t.userId,
+    state: "running",
+    imageUrl: null,
+    failedReason: null,
+    failedCode: null,
+  });
 
   const uploadIds = await inputUploadIds(deps.db, taskId);
   const uploads = uploadIds.length
@@ -259,14 +290,13 @@ async function runClaimed(deps: TaskDeps, taskId: string): Promise<void> {
       controller.signal,
     );
   } catch (err) {
-    const reason = controller.signal.aborted
+    const engineError = err instanceof EngineError ? err : null;
+    const reason: FailReason = controller.signal.aborted
       ? TaskReasons.timeout
-      : err && typeof err === "object" && "reason" in err && typeof err.reason === "string"
-        ? `${err.reason} Your credits have been refunded.`
+      : engineError
+        ? { code: engineError.code, text: `${engineError.reason} Your credits have been refunded.` }
         : TaskReasons.internal;
-    if (!(err && typeof err === "object" && "reason" in err)) {
-      deps.log?.("task render crashed", { taskId, err: String(err) });
-    }
+    if (!engineError) deps.log?.("task render crashed", { taskId, err: String(err) });
     await failTask(deps, taskId, reason);
     return;
   } finally {
@@ -312,6 +342,7 @@ async function runClaimed(deps: TaskDeps, taskId: string): Promise<void> {
     state: "succeeded",
     imageUrl: imagePath(imageId),
     failedReason: null,
+    failedCode: null,
   });
   await deleteOriginalsIfUnused(deps, uploadIds);
 }

@@ -100,7 +100,14 @@ export function parseUploadUrls(urls: string[], allowedOrigins: string[]): strin
 }
 
 const notOurUpload = () =>
-  new AppError("BAD_REQUEST", "Every image must be one of your own uploads. Please upload the image again.");
+  new AppError(
+    "BAD_REQUEST",
+    "Every image must be one of your own uploads. Please upload the image again.",
+    undefined,
+    {
+      key: "notOwnUpload",
+    },
+  );
 
 /** Loads the caller's live uploads by id; any missing, foreign or deleted one is a 400. */
 export async function requireOwnUploads(db: Db, userId: string, ids: string[]) {
@@ -115,6 +122,8 @@ export async function requireOwnUploads(db: Db, userId: string, ids: string[]) {
     throw new AppError(
       "BAD_REQUEST",
       "An image is not one of your uploads or is no longer available (originals are deleted after use). Please upload it again.",
+      undefined,
+      { key: "uploadGone" },
     );
   }
 }

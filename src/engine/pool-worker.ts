@@ -9,14 +9,15 @@ import { EngineError, type RenderRequest, type RenderResult } from "./types";
 const provider = new LocalProvider();
 
 export type WorkerAnswer =
-  { ok: true; result: RenderResult } | { ok: false; engineError: { reason: string; retryable: boolean } };
+  | { ok: true; result: RenderResult }
+  | { ok: false; engineError: { reason: string; retryable: boolean; code: string } };
 
 export default async function renderInWorker(request: RenderRequest): Promise<WorkerAnswer> {
   try {
     return { ok: true, result: await provider.render(request) };
   } catch (err) {
     if (err instanceof EngineError)
-      return { ok: false, engineError: { reason: err.reason, retryable: err.retryable } };
+      return { ok: false, engineError: { reason: err.reason, retryable: err.retryable, code: err.code } };
     throw err;
   }
 }

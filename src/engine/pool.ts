@@ -31,7 +31,12 @@ export function createEnginePool(opts: { threads: number }): EnginePool {
         if (signal?.aborted) throw new EngineError("The render was cancelled at the task's deadline.", true);
         throw err;
       }
-      if (!answer.ok) throw new EngineError(answer.engineError.reason, answer.engineError.retryable);
+      if (!answer.ok)
+        throw new EngineError(
+          answer.engineError.reason,
+          answer.engineError.retryable,
+          answer.engineError.code,
+        );
       return answer.result;
     },
     close: () => pool.destroy(),

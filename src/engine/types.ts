@@ -43,6 +43,8 @@ export class EngineError extends Error {
   constructor(
     readonly reason: string,
     readonly retryable = false,
+    /** Stable code for a translated message (`errors.server.task_<code>`); "engine" by default. */
+    readonly code = "engine",
   ) {
     super(reason);
     this.name = "EngineError";

@@ -149,6 +149,39 @@ describe("generation flow (Postgres)", () => {
     expect((await user.json("/api/credits")).body).toEqual({ balance: 10 });
   });
 
+  it("names each refusal's message-catalogue entry so the client can show it in the user's language", async () => {
+    const user = await signUp(server);
+    const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
+    const cases: Array<[Record<string, unknown>, string, Record<string, unknown>]> = [
+      [{ image_urls: [], imageType: "nano-banana-lora-pixel-illustration" }, "noImages", {}],
+      [
+        { image_urls: [up.body.url], imageType: "nano-banana-lora-hug-my-younger-self" },
+        "imageCountExact",
+        { n: 2 },
+      ],
+      [
+        { image_urls: [up.body.url], imageType: "nano-banana-lora-watermark-remover" },
+        "option_rightsConfirmed",
+        {},
+      ],
+      [
+        { image_urls: [up.body.url], imageType: "nano-banana-lora-boob-boost-effect" },
+        "option_adultConsent",
+        {},
+      ],
+      [
+        { image_urls: [up.body.url], imageType: "nano-banana-lora-pixel-illustration", turnstileToken: null },
+        "verificationFailed",
+        {},
+      ],
+    ];
+    for (const [payload, key, values] of cases) {
+      const res = await submit(user, payload);
+      expect(res.status).toBe(400);
+      expect(res.body, key).toMatchObject({ messageKey: key, messageValues: values });
+    }
+  });
+
   it("refuses an image_url that is not the caller's upload, and never fetches it", async () => {
     let hits = 0;
     const trap = http.createServer((_req, res) => {
@@ -207,6 +240,7 @@ describe("generation flow (Postgres)", () => {
     const done = await waitForTask(user, res.body.data!.taskIds[0]!);
     expect(done.body).toMatchObject({ code: 2, status: 2, data: { imageUrl: null } });
     expect(done.body.failedReason).toMatch(/not available yet/);
+    expect(done.body).toMatchObject({ failedCode: "notAvailable" });
     expect(done.body.failedReason).toMatch(/refunded/);
     expect((await user.json("/api/credits")).body).toEqual({ balance: 10 });
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);

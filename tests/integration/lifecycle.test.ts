@@ -61,7 +61,11 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     await new Promise((r) => setTimeout(r, 1_200));
     await server.services.sweep();
     const done = await waitForTask(user, taskId, 2_000);
-    expect(done.body).toMatchObject({ code: 2, failedReason: TaskReasons.timeout });
+    expect(done.body).toMatchObject({
+      code: 2,
+      failedReason: TaskReasons.timeout.text,
+      failedCode: "timeout",
+    });
     expect(await getBalance(server.services.db, user.id)).toBe(10);
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
     expect(await countLiveUploads(server.services.db, user.id)).toBe(0);
@@ -92,7 +96,11 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     servers.push(second);
     const again = asUser(second, user.cookie, user.email, user.id);
     const done = await waitForTask(again, taskId);
-    expect(done.body).toMatchObject({ code: 2, failedReason: TaskReasons.interrupted });
+    expect(done.body).toMatchObject({
+      code: 2,
+      failedReason: TaskReasons.interrupted.text,
+      failedCode: "interrupted",
+    });
     expect(await getBalance(second.services.db, user.id)).toBe(10);
     expect(await ledgerSum(second.services.db, user.id)).toBe(10);
     expect(await countLiveUploads(second.services.db, user.id)).toBe(0);

@@ -169,6 +169,8 @@ export const task = pgTable(
     attempts: integer("attempts").notNull().default(0),
     credits: integer("credits").notNull(),
     failedReason: text("failed_reason"),
+    /** Code of the failure, for a translated message (see TaskReasons, EngineError.code). */
+    failedCode: text("failed_code"),
     /** Client-sent Idempotency-Key: one task per key and user, forever. */
     idempotencyKey: text("idempotency_key"),
     /** Fingerprint of the request: one active task per fingerprint (double-click guard). */

@@ -8,6 +8,7 @@ export interface TaskEvent {
   state: "queued" | "running" | "succeeded" | "failed";
   imageUrl: string | null;
   failedReason: string | null;
+  failedCode: string | null;
 }
 
 export type TaskEventListener = (event: TaskEvent) => void;

@@ -44,6 +44,7 @@ export function generationRoutes() {
                 state: "queued",
                 imageUrl: null,
                 failedReason: null,
+                failedCode: null,
               });
               await s.queue.enqueue(t.id);
             }

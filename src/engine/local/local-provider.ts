@@ -23,6 +23,8 @@ export class LocalProvider implements ImageProvider {
     if (!renderEffect) {
       throw new EngineError(
         `The "${effect.title}" effect is not available yet on this server's local engine.`,
+        false,
+        "notAvailable",
       );
     }
     signal?.throwIfAborted();

@@ -35,7 +35,10 @@ export function extractTaskIds(answer: unknown): string[] {
 }
 
 export type TaskState =
-  { kind: "pending" } | { kind: "success"; imageUrl: string } | { kind: "failed"; reason: string };
+  | { kind: "pending" }
+  | { kind: "success"; imageUrl: string }
+  /** `code`: our failedCode when the server sent one, for a translated reason. */
+  | { kind: "failed"; reason: string; code?: string };
 
 /**
  * Reads one taskResult answer: code or status (1 success, 2 failed, anything else
@@ -52,10 +55,9 @@ export function readTaskAnswer(answer: unknown, messages: ClientMessageTable = C
     return { kind: "success", imageUrl };
   }
   if (code === 2 || Number(a.status) === 2) {
-    return {
-      kind: "failed",
-      reason: str(a.failedReason) ?? str(a.msg) ?? str(a.message) ?? messages.taskFailed,
-    };
+    const reason = str(a.failedReason) ?? str(a.msg) ?? str(a.message) ?? messages.taskFailed;
+    const failedCode = str(a.failedCode);
+    return failedCode ? { kind: "failed", reason, code: failedCode } : { kind: "failed", reason };
   }
   return { kind: "pending" };
 }

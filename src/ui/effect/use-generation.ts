@@ -111,6 +111,20 @@ export function useGeneration(effect: ClientEffect) {
     timeout: t("errors.timeout"),
   };
 
+  /** The server's message in the user's language when it names a catalogue entry. */
+  const serverText = (body: unknown, fallback: string): string => {
+    const b = body as { messageKey?: string; messageValues?: Record<string, string | number> } | null;
+    const key = b?.messageKey ? `errors.server.${b.messageKey}` : null;
+    return key && t.has(key as "errors.server.busy")
+      ? t(key as "errors.server.busy", b?.messageValues ?? {})
+      : fallback;
+  };
+  /** A failed task's reason in the user's language (engine-specific reasons stay as sent). */
+  const reasonText = (f: { reason: string; code?: string }): string => {
+    const key = f.code && f.code !== "engine" ? `errors.server.task_${f.code}` : null;
+    return key && t.has(key as "errors.server.busy") ? t(key as "errors.server.busy") : f.reason;
+  };
+
   useEffect(
     () => () => {
       for (const a of assetsRef.current) URL.revokeObjectURL(a.previewUrl);
@@ -136,7 +150,7 @@ export function useGeneration(effect: ClientEffect) {
           e.status === 401
             ? t("effect.signInToast")
             : e.status === 400 || e.status === 413
-              ? e.message!
+              ? t("upload.rejected")
               : t("upload.failed");
         if (toastId !== undefined) toast.error(message, { id: toastId });
         throw err;
@@ -247,7 +261,7 @@ export function useGeneration(effect: ClientEffect) {
         const failure = classifySubmitFailure(res.status, body, messages);
         if (failure.kind === "insufficientCredits") setDialog("insufficientCredits");
         else if (failure.kind === "upgrade") setDialog("upgrade");
-        else toast.error(failure.message);
+        else toast.error(failure.kind === "signIn" ? failure.message : serverText(body, failure.message));
         if (failure.kind === "error") toast.error(t("effect.genericToast"));
         return;
       }
@@ -307,9 +321,9 @@ export function useGeneration(effect: ClientEffect) {
       }
       const failed = states.filter((s): s is Extract<TaskState, { kind: "failed" }> => s.kind === "failed");
       if (failed.length === states.length) {
-        toast.error(failed.length === 1 ? failed[0]!.reason : messages.allFailed);
+        toast.error(failed.length === 1 ? reasonText(failed[0]!) : messages.allFailed);
       } else {
-        for (const f of failed) toast.error(f.reason);
+        for (const f of failed) toast.error(reasonText(f));
       }
       await refreshAccount();
     } catch {
