@@ -11,6 +11,7 @@ import { effectRoutes } from "./routes/effects";
 import { fileRoutes } from "./routes/files";
 import { generationRoutes } from "./routes/generation";
 import { healthRoutes } from "./routes/health";
+import { providerRoutes } from "./routes/providers";
 import { uploadRoutes } from "./routes/upload";
 
 /**
@@ -39,6 +40,7 @@ export function createApi(services: Services): Hono<ApiEnv> {
   app.route("/api/img", generationRoutes());
   app.route("/api", billingRoutes());
   app.route("/api/botcheck", botcheckRoutes());
+  app.route("/api", providerRoutes());
 
   app.notFound((c) => c.json({ message: "Not found" }, 404));
   app.onError((err, c) => {

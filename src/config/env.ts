@@ -42,6 +42,44 @@ export const envSchema = z.object({
   TASK_TIMEOUT_SECONDS: positiveInt.default(300),
   /** Worker threads rendering images in this process. */
   ENGINE_THREADS: positiveInt.default(2),
+  /** Image engine: local, fal or gemini; unset: fal if FAL_KEY is set, else gemini if GEMINI_API_KEY is, else local. */
+  ENGINE: z.enum(["local", "fal", "gemini"]).optional(),
+  /** Per-effect engine, `effect-id=provider,…` or a JSON object (see docs/PROVIDERS.md). */
+  ENGINE_OVERRIDES: z.string().optional(),
+  /** Providers tried in order while the chosen one is unavailable (breaker open, spend cap); local always ends it. */
+  ENGINE_FALLBACK: z.string().optional(),
+  /** Longest one render may take at a hosted provider before it is cancelled. */
+  ENGINE_RENDER_TIMEOUT_SECONDS: positiveInt.default(240),
+  /** Attempts per provider HTTP call on 429/5xx (first included), and the backoff between them. */
+  ENGINE_RETRY_ATTEMPTS: positiveInt.default(4),
+  ENGINE_RETRY_BASE_MS: positiveInt.default(500),
+  ENGINE_RETRY_MAX_MS: positiveInt.default(20_000),
+  /** Consecutive provider failures that send effects to the fallback, and for how long. */
+  ENGINE_BREAKER_THRESHOLD: positiveInt.default(5),
+  ENGINE_BREAKER_COOLDOWN_SECONDS: positiveInt.default(60),
+  FAL_KEY: z.string().min(1).optional(),
+  /** Origin that replaces every fal host (tests' fake server). */
+  FAL_BASE_URL: z.url().optional(),
+  FAL_MODEL_V1: z.string().min(1).default("fal-ai/nano-banana/edit"),
+  FAL_MODEL_V2: z.string().min(1).default("fal-ai/nano-banana-2/edit"),
+  /** Cost of one image per route, and the daily cap (same currency; unset: no cap). */
+  FAL_COST_V1: z.coerce.number().min(0).default(0.039),
+  FAL_COST_V2: z.coerce.number().min(0).default(0.08),
+  FAL_DAILY_CAP: z.coerce.number().min(0).optional(),
+  /** First wait between two status polls, in ms (it grows to 5 s). */
+  FAL_POLL_MS: positiveInt.default(500),
+  /** Public URL of POST /api/providers/fal/webhook: set to receive results by webhook. */
+  FAL_WEBHOOK_URL: z.url().optional(),
+  /** Where fal publishes its webhook signing keys. */
+  FAL_JWKS_URL: z.url().default("https://rest.alpha.fal.ai/.well-known/jwks.json"),
+  GEMINI_API_KEY: z.string().min(1).optional(),
+  /** Gemini API origin (tests' fake server). */
+  GEMINI_BASE_URL: z.url().optional(),
+  GEMINI_MODEL_V1: z.string().min(1).default("gemini-2.5-flash-image"),
+  GEMINI_MODEL_V2: z.string().min(1).default("gemini-3.1-flash-image-preview"),
+  GEMINI_COST_V1: z.coerce.number().min(0).default(0.039),
+  GEMINI_COST_V2: z.coerce.number().min(0).default(0.067),
+  GEMINI_DAILY_CAP: z.coerce.number().min(0).optional(),
   /** Seconds a signed file URL stays valid. */
   SIGNED_URL_TTL_SECONDS: positiveInt.default(3600),
   SUPPORT_EMAIL: z.email().default("support@photofx.local"),
@@ -63,6 +101,30 @@ export const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Stripe API origin (tests point it at a local fake). */
   STRIPE_API_URL: z.url().optional(),
+  /** redis://… selects BullMQ workers, Redis pub/sub for task events and Redis rate limits. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// or rediss:// URL")
+    .optional(),
+  /** BullMQ queue name (several deployments can share one Redis). */
+  QUEUE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/)
+    .default("photofx-render"),
+  /** Jobs one worker process runs at once (default: ENGINE_THREADS). */
+  WORKER_CONCURRENCY: positiveInt.optional(),
+  /** S3_BUCKET set: S3-compatible storage (AWS S3, R2, MinIO) instead of DATA_DIR. */
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.optional(),
+  /** Requests per minute per user and per IP (0 turns a limit off). */
+  RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  RATE_LIMIT_SUBMITS_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  /** Set: GET /api/metrics requires `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   TRUST_PROXY: bool.default(false),
@@ -96,6 +158,7 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"],
     ["TURNSTILE_SITE_KEY", "TURNSTILE_SECRET_KEY"],
     ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"],
+    ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"],
   ];
   for (const [a, b] of pairs) {
     if (Boolean(env[a as keyof typeof env]) !== Boolean(env[b as keyof typeof env])) {

@@ -1,7 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "@/adapters/db/client";
 import { image } from "@/adapters/db/schema";
-import type { ObjectStorage } from "@/adapters/storage/types";
 import { imagePath } from "./tasks";
 
 /** A generated image as the client sees it (spec: url, prompt, createdAt, uploadedImages, seed). */
@@ -42,18 +41,15 @@ export async function listImages(db: Db, userId: string, limit = 50): Promise<Ge
   }));
 }
 
-/** Reads a generated image for its owner (or for a verified signed URL when userId is null). */
-export async function readImage(
-  deps: { db: Db; storage: ObjectStorage },
+/** Finds a generated image for its owner (or for a verified signed URL when userId is null). */
+export async function locateImage(
+  db: Db,
   id: string,
   userId: string | null,
-): Promise<{ bytes: Buffer; mime: string } | null> {
-  const rows = await deps.db
-    .select({ userId: image.userId, storageKey: image.storageKey, mime: image.mime })
+): Promise<{ storageKey: string; mime: string } | null> {
+  const rows = await db
+    .select({ storageKey: image.storageKey, mime: image.mime })
     .from(image)
     .where(userId === null ? eq(image.id, id) : and(eq(image.id, id), eq(image.userId, userId)));
-  const row = rows[0];
-  if (!row) return null;
-  const bytes = await deps.storage.get(row.storageKey);
-  return bytes ? { bytes, mime: row.mime } : null;
+  return rows[0] ?? null;
 }

@@ -35,7 +35,7 @@ export interface SubmitDeps {
   allowedOrigins: string[];
   taskTimeoutSeconds: number;
   /** Called after commit with the new task ids, to enqueue and announce them. */
-  onCreated(tasks: Array<{ id: string; userId: string }>): Promise<void>;
+  onCreated(tasks: Array<{ id: string; userId: string; credits: number }>): Promise<void>;
 }
 
 export interface SubmitInput {
@@ -216,7 +216,7 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
     throw err;
   }
 
-  const created = planned.map((p) => ({ id: p.id, userId: input.userId }));
+  const created = planned.map((p) => ({ id: p.id, userId: input.userId, credits: effect.credits }));
   await deps.onCreated(created);
   return { taskIds: created.map((c) => c.id) };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/adapters/db/client";
 import { image, task, taskInput, upload, type TaskState } from "@/adapters/db/schema";
 import type { TaskEvent, TaskEventBus } from "@/adapters/events/types";
@@ -7,6 +7,7 @@ import { EngineError, type RenderRequest, type RenderResult } from "@/engine/typ
 import { getEffect } from "./catalogue";
 import { addCreditsTx } from "./credits";
 import { Messages } from "./errors";
+import type { Metrics } from "./metrics";
 import { newId } from "./ids";
 import { deleteOriginalsIfUnused, uploadPath } from "./uploads";
 
@@ -54,6 +55,7 @@ export interface TaskDeps {
   events: TaskEventBus;
   renderer: Renderer;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
+  metrics?: Metrics;
 }
 
 // ---- reading -------------------------------------------------------------------------
@@ -188,7 +190,7 @@ async function inputUploadIds(db: Db, taskId: string): Promise<string[]> {
  * the task had already ended (nothing changes then). Deletes originals no longer needed.
  */
 export async function failTask(
-  deps: Pick<TaskDeps, "db" | "storage" | "events">,
+  deps: Pick<TaskDeps, "db" | "storage" | "events" | "metrics">,
   taskId: string,
   reason: FailReason,
 ): Promise<boolean> {
@@ -197,7 +199,13 @@ export async function failTask(
       .update(task)
       .set({ state: "failed", failedReason: reason.text, failedCode: reason.code, finishedAt: new Date() })
       .where(and(eq(task.id, taskId), inArray(task.state, ["queued", "running"])))
-      .returning({ userId: task.userId, credits: task.credits, effectId: task.effectId });
+      .returning({
+        userId: task.userId,
+        credits: task.credits,
+        effectId: task.effectId,
+        startedAt: task.startedAt,
+        createdAt: task.createdAt,
+      });
     const row = rows[0];
     if (!row) return null;
     await addCreditsTx(tx, {
@@ -211,6 +219,9 @@ export async function failTask(
     return row;
   });
   if (!failed) return false;
+  const began = (failed.startedAt ?? failed.createdAt).getTime();
+  deps.metrics?.taskFinished(failed.effectId, "failed", (Date.now() - began) / 1000, reason.code);
+  deps.metrics?.creditsRefunded(failed.credits);
   await publish(deps, {
     taskId,
     userId: failed.userId,
@@ -227,9 +238,13 @@ export async function failTask(
  * Runs one task: the queue's job handler. Safe to call twice or for a task that has
  * already ended: only the call that moves it from queued to running does any work.
  */
-export async function runTask(deps: TaskDeps, taskId: string): Promise<void> {
+export async function runTask(
+  deps: TaskDeps,
+  taskId: string,
+  opts: { redelivered?: boolean } = {},
+): Promise<void> {
   try {
-    await runClaimed(deps, taskId);
+    await runClaimed(deps, taskId, opts.redelivered ?? false);
   } catch (err) {
     // Whatever broke (storage, database, a bug), the task ends now with a refund rather
     // than waiting for its deadline.
@@ -238,14 +253,23 @@ export async function runTask(deps: TaskDeps, taskId: string): Promise<void> {
   }
 }
 
-async function runClaimed(deps: TaskDeps, taskId: string): Promise<void> {
+async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean): Promise<void> {
+  // A queued task is claimed by whoever gets its job first. A "running" one is taken over
+  // only on a redelivery (its worker died) and only while it has an attempt left.
+  const claimable = redelivered
+    ? or(eq(task.state, "queued"), and(eq(task.state, "running"), lt(task.attempts, MAX_ATTEMPTS)))
+    : eq(task.state, "queued");
   const claimed = await deps.db
     .update(task)
     .set({ state: "running", attempts: sql`${task.attempts} + 1`, startedAt: new Date() })
-    .where(and(eq(task.id, taskId), eq(task.state, "queued"), sql`${task.deadlineAt} > now()`))
+    .where(and(eq(task.id, taskId), claimable, sql`${task.deadlineAt} > now()`))
     .returning();
   const t = claimed[0];
-  if (!t) return;
+  if (!t) {
+    // A redelivered task whose attempts are spent ends here, refunded, not at its deadline.
+    if (redelivered) await failTask(deps, taskId, TaskReasons.interrupted);
+    return;
+  }
   await publish(deps, {
     taskId,
     userId: t.userId,
@@ -344,11 +368,18 @@ async function runClaimed(deps: TaskDeps, taskId: string): Promise<void> {
     failedReason: null,
     failedCode: null,
   });
+  deps.metrics?.taskFinished(
+    t.effectId,
+    "succeeded",
+    (Date.now() - (t.startedAt ?? t.createdAt).getTime()) / 1000,
+  );
   await deleteOriginalsIfUnused(deps, uploadIds);
 }
 
 /** Fails, with a refund, every unfinished task whose window has closed. */
-export async function sweepExpiredTasks(deps: Pick<TaskDeps, "db" | "storage" | "events">): Promise<number> {
+export async function sweepExpiredTasks(
+  deps: Pick<TaskDeps, "db" | "storage" | "events" | "metrics">,
+): Promise<number> {
   const expired = await deps.db
     .select({ id: task.id })
     .from(task)
@@ -364,7 +395,9 @@ export async function sweepExpiredTasks(deps: Pick<TaskDeps, "db" | "storage" | 
  * again if it has an attempt left and time in its window; otherwise it fails with a
  * refund. Returns the ids to enqueue (those re-queued plus those still queued).
  */
-export async function recoverTasks(deps: Pick<TaskDeps, "db" | "storage" | "events">): Promise<string[]> {
+export async function recoverTasks(
+  deps: Pick<TaskDeps, "db" | "storage" | "events" | "metrics">,
+): Promise<string[]> {
   const stuck = await deps.db
     .select({ id: task.id, attempts: task.attempts, deadlineAt: task.deadlineAt })
     .from(task)
@@ -386,4 +419,24 @@ export async function recoverTasks(deps: Pick<TaskDeps, "db" | "storage" | "even
     .where(eq(task.state, "queued"))
     .orderBy(asc(task.createdAt));
   return queued.map((q) => q.id);
+}
+
+/**
+ * Queued tasks that have waited longer than `olderThanMs`: in scale-out mode a job can be
+ * lost (a Redis restart without persistence), so workers enqueue these again. A duplicate
+ * job is harmless: only one claim succeeds.
+ */
+export async function staleQueuedTasks(db: Db, olderThanMs: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: task.id })
+    .from(task)
+    .where(
+      and(
+        eq(task.state, "queued"),
+        lt(task.createdAt, new Date(Date.now() - olderThanMs)),
+        sql`${task.deadlineAt} > now()`,
+      ),
+    )
+    .limit(500);
+  return rows.map((r) => r.id);
 }

@@ -128,20 +128,19 @@ export async function requireOwnUploads(db: Db, userId: string, ids: string[]) {
   }
 }
 
-/** Reads an upload for its owner (or for a verified signed URL when userId is null). */
-export async function readUpload(
-  deps: Pick<UploadDeps, "db" | "storage">,
+/** Finds a live upload for its owner (or for a verified signed URL when userId is null). */
+export async function locateUpload(
+  db: Db,
   id: string,
   userId: string | null,
-): Promise<{ bytes: Buffer; mime: string } | null> {
-  const rows = await deps.db
-    .select()
+): Promise<{ storageKey: string; mime: string } | null> {
+  const rows = await db
+    .select({ userId: upload.userId, storageKey: upload.storageKey, mime: upload.mime })
     .from(upload)
     .where(and(eq(upload.id, id), isNull(upload.deletedAt)));
   const row = rows[0];
   if (!row || (userId !== null && row.userId !== userId)) return null;
-  const bytes = await deps.storage.get(row.storageKey);
-  return bytes ? { bytes, mime: row.mime } : null;
+  return { storageKey: row.storageKey, mime: row.mime };
 }
 
 /**

@@ -23,6 +23,7 @@ import type { PaymentProvider } from "@/core/billing";
 import {
   recoverTasks,
   runTask,
+  staleQueuedTasks,
   sweepExpiredTasks,
   TaskStatusCache,
   type Renderer,
@@ -30,15 +31,32 @@ import {
 } from "@/core/tasks";
 import { ImageRefusedError, sweepStaleUploads, type ImageSanitizer } from "@/core/uploads";
 import { createEnginePool, type EnginePool } from "@/engine/pool";
+import type { FalWebhookHub } from "@/engine/providers/fal-webhook";
+import { createRenderer } from "@/engine/providers/setup";
 import { sanitizeUpload, UploadRejectedError } from "@/engine/sanitize-upload";
+import { Redis } from "ioredis";
+import { RedisEventBus } from "@/adapters/events/redis";
+import { PrometheusMetrics } from "@/adapters/metrics/prometheus";
+import { BullmqQueue } from "@/adapters/queue/bullmq";
+import { RateLimits } from "@/adapters/rate-limits";
+import { S3Storage } from "@/adapters/storage/s3";
 import { createLogger, type Logger } from "./logger";
 
 /**
  * The composition root: picks each adapter once from validated configuration and wires
  * the domain to them. Everything the API and the worker use comes from here.
  */
+/**
+ * What a process does. "all": one machine, serving and rendering (embedded defaults).
+ * "web": serves the API and pages, enqueues work for workers. "worker": renders only.
+ */
+export type ProcessRole = "all" | "web" | "worker";
+
 export interface Services {
   env: Env;
+  role: ProcessRole;
+  metrics: PrometheusMetrics;
+  rateLimits: RateLimits;
   log: Logger;
   database: DatabaseHandle;
   /** database.db, for domain functions that take `{ db, … }`. */
@@ -60,6 +78,8 @@ export interface Services {
   /** Set when payments go through Stripe (it verifies webhooks). */
   stripe: StripeProvider | null;
   renderer: Renderer;
+  /** Set in fal's webhook mode (FAL_WEBHOOK_URL): verifies and routes fal's deliveries. */
+  falWebhooks: FalWebhookHub | null;
   taskDeps: TaskDeps;
   /** Origins whose absolute upload URLs submit accepts. */
   allowedOrigins: string[];
@@ -70,7 +90,7 @@ export interface Services {
 }
 
 export interface ServiceOverrides {
-  /** Use this renderer instead of the engine pool (tests). */
+  /** Use this renderer instead of the engine pool (tests); hosted providers, if configured, still route. */
   renderer?: Renderer;
   /** Do not start the sweeper timer (tests call sweep() themselves). */
   noSweeperTimer?: boolean;
@@ -78,6 +98,8 @@ export interface ServiceOverrides {
   pgliteInMemory?: boolean;
   /** Do not consume the queue (tests of crash recovery). */
   noWorker?: boolean;
+  /** Default: "all" on embedded defaults, "web" when REDIS_URL selects separate workers. */
+  role?: ProcessRole;
 }
 
 export async function createServices(env: Env, overrides: ServiceOverrides = {}): Promise<Services> {
@@ -88,8 +110,22 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     onIdleError: (err) => log.warn({ err: err.message }, "idle database connection lost"),
   });
   const db = database.db;
-  const storage = new LocalDiskStorage(env.dataDir);
-  const events = new InProcessEventBus();
+  const role: ProcessRole = overrides.role ?? (env.REDIS_URL ? "web" : "all");
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }) : undefined;
+  redis?.on("error", (err) => log.warn({ err: err.message }, "redis connection error"));
+  const storage: ObjectStorage = env.S3_BUCKET
+    ? new S3Storage({
+        bucket: env.S3_BUCKET,
+        region: env.S3_REGION,
+        endpoint: env.S3_ENDPOINT,
+        accessKeyId: env.S3_ACCESS_KEY_ID,
+        secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      })
+    : new LocalDiskStorage(env.dataDir);
+  const events: TaskEventBus = env.REDIS_URL
+    ? new RedisEventBus(env.REDIS_URL, (err) => log.warn({ err: err.message }, "redis pub/sub error"))
+    : new InProcessEventBus();
   const taskCache = new TaskStatusCache();
   events.subscribeAll((e) => taskCache.apply(e));
   const secret = resolveAuthSecret(env);
@@ -148,18 +184,42 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   const gate = new PlanGate({ db, pricing, subscriberCap: env.SUBSCRIBER_UPLOAD_CAP, botCheck });
 
   let pool: EnginePool | undefined;
-  const renderer: Renderer = overrides.renderer ?? (pool = createEnginePool({ threads: env.ENGINE_THREADS }));
+  // The local engine alone unless a hosted provider is configured (docs/PROVIDERS.md).
+  const engine = await createRenderer(env, {
+    // A web process in scale-out mode renders nothing: no engine threads there.
+    local:
+      overrides.renderer ??
+      (role === "web"
+        ? { render: () => Promise.reject(new Error("this web process does not render")) }
+        : (pool = createEnginePool({ threads: env.ENGINE_THREADS }))),
+    db,
+    log: (level, msg, extra) => log[level](extra ?? {}, msg),
+  });
+  const renderer: Renderer = engine.renderer;
 
+  const onJobError = (taskId: string, err: unknown) =>
+    log.error({ taskId, err: String(err) }, "task job failed");
+  const queue: JobQueue = env.REDIS_URL
+    ? new BullmqQueue(
+        { url: env.REDIS_URL, maxRetriesPerRequest: null },
+        env.QUEUE_NAME,
+        env.WORKER_CONCURRENCY ?? env.ENGINE_THREADS,
+        onJobError,
+      )
+    : new InProcessQueue(env.ENGINE_THREADS, onJobError);
+  const metrics = new PrometheusMetrics(() => queue.depth());
+  const rateLimits = new RateLimits(
+    { upload: env.RATE_LIMIT_UPLOADS_PER_MINUTE, submit: env.RATE_LIMIT_SUBMITS_PER_MINUTE },
+    redis,
+  );
   const taskDeps: TaskDeps = {
     db,
     storage,
     events,
     renderer,
+    metrics,
     log: (msg, extra) => log.error(extra ?? {}, msg),
   };
-  const queue = new InProcessQueue(env.ENGINE_THREADS, (taskId, err) =>
-    log.error({ taskId, err: String(err) }, "task job failed"),
-  );
 
   const sweep = async () => {
     const expired = await sweepExpiredTasks(taskDeps);
@@ -168,13 +228,22 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       new Date(Date.now() - env.UPLOAD_TTL_MINUTES * 60_000),
     );
     await usedTokens.sweep();
-    if (expired || stale) log.info({ expired, stale }, "sweep");
+    // Scale-out: a job lost with Redis (no persistence) is enqueued again from the task row.
+    let requeued = 0;
+    if (queue.kind === "bullmq" && role !== "web") {
+      for (const id of await staleQueuedTasks(db, 30_000)) {
+        await queue.enqueue(id);
+        requeued++;
+      }
+    }
+    if (expired || stale || requeued) log.info({ expired, stale, requeued }, "sweep");
   };
 
-  if (!overrides.noWorker) {
-    // Tasks cut off by a restart run again (or fail with a refund) before new work.
-    const pending = await recoverTasks(taskDeps);
-    queue.start((taskId) => runTask(taskDeps, taskId));
+  if (!overrides.noWorker && role !== "web") {
+    // One machine: tasks cut off by a restart run again (or fail with a refund) first.
+    // Several workers: a dead worker's jobs come back as redeliveries instead.
+    const pending = role === "all" ? await recoverTasks(taskDeps) : [];
+    queue.start((taskId, info) => runTask(taskDeps, taskId, info));
     for (const id of pending) await queue.enqueue(id);
   }
 
@@ -191,6 +260,9 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   let closed = false;
   return {
     env,
+    role,
+    metrics,
+    rateLimits,
     log,
     database,
     db,
@@ -209,6 +281,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     payments,
     stripe,
     renderer,
+    falWebhooks: engine.falWebhooks,
     taskDeps,
     allowedOrigins,
     sweep,
@@ -219,6 +292,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       await queue.close(graceMs);
       await pool?.close();
       await events.close();
+      await redis?.quit().catch(() => {});
       await database.close();
     },
   };

@@ -284,6 +284,11 @@ describe("generation flow (Postgres)", () => {
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     const ready = await fetch(`${server.url}/api/ready`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ database: "postgres" });
+    expect(await ready.json()).toMatchObject({
+      status: "ready",
+      database: { kind: "postgres", status: "ok" },
+      queue: { kind: "in-process", status: "ok" },
+      storage: { kind: "local", status: "ok" },
+    });
   });
 });

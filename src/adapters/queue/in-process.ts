@@ -31,16 +31,18 @@ export class InProcessQueue implements JobQueue {
     this.pump();
   }
 
-  depth(): number {
+  async depth(): Promise<number> {
     return this.pending.size;
   }
+
+  async ping(): Promise<void> {}
 
   private pump(): void {
     if (!this.handler) return;
     while (!this.closed && this.running < this.concurrency && this.waiting.length > 0) {
       const taskId = this.waiting.shift()!;
       this.running++;
-      void this.handler(taskId)
+      void this.handler(taskId, { redelivered: false })
         .catch((err) => this.onError(taskId, err))
         .finally(() => {
           this.running--;

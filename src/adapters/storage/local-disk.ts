@@ -44,6 +44,11 @@ export class LocalDiskStorage implements ObjectStorage {
     await fs.rm(this.pathFor(key), { force: true });
   }
 
+  async ping(): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.access(this.root);
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await fs.access(this.pathFor(key));

@@ -10,4 +10,8 @@ export interface ObjectStorage {
   /** Deletes the object; deleting a missing object is not an error. */
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
+  /** A short-lived URL to read the object directly, where the storage supports it (S3). */
+  presign?(key: string, contentType: string, ttlSeconds: number): Promise<string>;
+  /** Throws when the storage cannot be reached. */
+  ping(): Promise<void>;
 }

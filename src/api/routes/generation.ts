@@ -30,6 +30,7 @@ export function generationRoutes() {
     app.post(path, async (c) => {
       const user = requireUser(c);
       const s = c.get("services");
+      await s.rateLimits.consume("submit", user.id, clientIp(c));
       const { taskIds } = await submitGeneration(
         {
           db: s.database.db,
@@ -47,6 +48,7 @@ export function generationRoutes() {
                 failedCode: null,
               });
               await s.queue.enqueue(t.id);
+              s.metrics.creditsCharged(t.credits);
             }
           },
         },

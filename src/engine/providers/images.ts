@@ -1,0 +1,60 @@
+import sharp, { type Metadata } from "sharp";
+import { EngineError, type RenderResult } from "../types";
+
+/**
+ * Checks what a hosted provider sent back before we store it: it must decode as an image
+ * of a sane size, and it leaves as PNG, JPEG or WebP (the formats we serve), with its
+ * real dimensions read from the pixels rather than trusted from the provider's JSON.
+ */
+
+/** Largest provider answer we accept (a 4K PNG is well under this). */
+export const MAX_OUTPUT_BYTES = 40 * 1024 * 1024;
+/** Largest decoded output, in pixels (decompression-bomb guard). */
+const MAX_OUTPUT_PIXELS = 50_000_000;
+
+const BAD_OUTPUT = "The image service returned an unreadable image.";
+
+export type OutputImage = Pick<RenderResult, "bytes" | "mime" | "width" | "height">;
+
+/** Decodes the provider's bytes and returns them with their MIME type and size. */
+export async function readOutputImage(bytes: Uint8Array): Promise<OutputImage> {
+  if (bytes.byteLength === 0 || bytes.byteLength > MAX_OUTPUT_BYTES) throw new EngineError(BAD_OUTPUT, true);
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: MAX_OUTPUT_PIXELS }).metadata();
+  } catch {
+    throw new EngineError(BAD_OUTPUT, true);
+  }
+  const { width, height, format } = meta;
+  if (!width || !height) throw new EngineError(BAD_OUTPUT, true);
+  if (format === "png") return { bytes, mime: "image/png", width, height };
+  if (format === "jpeg") return { bytes, mime: "image/jpeg", width, height };
+  if (format === "webp") return { bytes, mime: "image/webp", width, height };
+  // Anything else (AVIF, GIF, …) is converted, so what we store is always servable.
+  try {
+    const png = await sharp(bytes, { limitInputPixels: MAX_OUTPUT_PIXELS }).png().toBuffer();
+    return { bytes: new Uint8Array(png), mime: "image/png", width, height };
+  } catch {
+    throw new EngineError(BAD_OUTPUT, true);
+  }
+}
+
+/** Width and height of an input image, or undefined if it cannot be read. */
+export async function inputSize(bytes: Uint8Array): Promise<{ width: number; height: number } | undefined> {
+  try {
+    const { width, height } = await sharp(bytes).metadata();
+    return width && height ? { width, height } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Decodes a `data:<mime>;base64,<data>` URI (fal's sync mode); undefined if it is not one. */
+export function decodeDataUri(uri: string): Uint8Array | undefined {
+  const m = /^data:[^;,]*(;base64)?,(.*)$/s.exec(uri);
+  if (!m) return undefined;
+  const data = m[2] ?? "";
+  return m[1]
+    ? new Uint8Array(Buffer.from(data, "base64"))
+    : new TextEncoder().encode(decodeURIComponent(data));
+}

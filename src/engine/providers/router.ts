@@ -1,0 +1,171 @@
+import type { Renderer } from "@/core/tasks";
+import { EngineError, type RenderRequest, type RenderResult } from "../types";
+import { CircuitBreaker } from "./circuit-breaker";
+import { SpendCap } from "./spend-cap";
+
+/**
+ * Chooses the provider for each render and guards the hosted ones. The order of
+ * candidates for an effect is its per-effect override (or the deployment's ENGINE),
+ * then the fallback list (which ends with "local"). The first candidate that supports
+ * the effect, whose circuit breaker lets it pass and whose daily spend cap has room,
+ * renders, within a time limit and the task's own deadline.
+ *
+ * A render that fails is not retried on the next candidate: retries of 429/5xx already
+ * happened per HTTP call inside the provider, a refused photo must not be sent elsewhere
+ * to get round a safety filter, and a task should cost at most one hosted image. The
+ * failure ends the task (with a refund) and counts against the provider's breaker, which
+ * moves later tasks to the fallback when the provider keeps failing.
+ */
+
+/** A renderer the router can choose: a hosted provider or the local engine pool. */
+export interface RoutableProvider {
+  readonly id: string;
+  supports(effectId: string): boolean;
+  render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
+}
+
+export interface RouterConfig {
+  /** The deployment's provider ("local", "fal", "gemini"). */
+  engine: string;
+  /** Per-effect provider, by effect id. */
+  overrides: Record<string, string>;
+  /** Tried in order when the chosen provider is unavailable; ends with "local". */
+  fallback: string[];
+  /** Longest one render may take at a provider before it is cancelled. */
+  renderTimeoutMs: number;
+  breaker: { threshold: number; cooldownMs: number };
+  /** Cost of one image per provider id and submit route (the routes use different models). */
+  costPerImage: Record<string, { v1: number; v2: number }>;
+  /** Daily spend cap per provider id, in the same currency; unset: no cap. */
+  dailyCap: Record<string, number | undefined>;
+}
+
+export type RouterLog = (level: "info" | "warn" | "error", msg: string, extra?: Record<string, unknown>) => void;
+
+/** Why a candidate was passed over (logged, and summarised if none is left). */
+type Skip = "unsupported" | "breaker open" | "spend cap reached";
+
+export const RouterReasons = {
+  unavailable: "Image generation is temporarily unavailable on this server. Please try again later.",
+  timeout: "The image service took too long to answer. Please try again.",
+  unexpected: "The image service failed unexpectedly. Please try again.",
+} as const;
+
+export class ProviderRouter implements Renderer {
+  private readonly providers = new Map<string, RoutableProvider>();
+  private readonly breakers = new Map<string, CircuitBreaker>();
+  readonly spend: SpendCap;
+
+  constructor(
+    providers: RoutableProvider[],
+    private readonly config: RouterConfig,
+    private readonly log: RouterLog = () => undefined,
+    now: () => number = Date.now,
+  ) {
+    for (const p of providers) {
+      this.providers.set(p.id, p);
+      // The local engine has no outage to route around and nothing to fall back to.
+      if (p.id !== "local") this.breakers.set(p.id, new CircuitBreaker({ ...config.breaker, now }));
+    }
+    this.spend = new SpendCap(config.dailyCap, now);
+  }
+
+  /** Candidate provider ids for an effect, in order, without repeats or unknown ids. */
+  candidates(effectId: string): string[] {
+    const first = this.config.overrides[effectId] ?? this.config.engine;
+    return [...new Set([first, ...this.config.fallback])].filter((id) => this.providers.has(id));
+  }
+
+  /** What one image costs at a provider on a route (0 when not configured). */
+  cost(id: string, route: RenderRequest["route"]): number {
+    return this.config.costPerImage[id]?.[route] ?? 0;
+  }
+
+  /** The breaker of a hosted provider (for tests and health output). */
+  breaker(id: string): CircuitBreaker | undefined {
+    return this.breakers.get(id);
+  }
+
+  async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
+    const skipped: Array<{ id: string; why: Skip }> = [];
+    for (const id of this.candidates(request.effectId)) {
+      const provider = this.providers.get(id)!;
+      if (!provider.supports(request.effectId)) {
+        skipped.push({ id, why: "unsupported" });
+        continue;
+      }
+      const breaker = this.breakers.get(id);
+      const reservation = id === "local" ? null : this.spend.tryReserve(id, this.cost(id, request.route));
+      if (id !== "local" && !reservation) {
+        skipped.push({ id, why: "spend cap reached" });
+        continue;
+      }
+      if (breaker && !breaker.tryPass()) {
+        reservation?.release();
+        skipped.push({ id, why: "breaker open" });
+        continue;
+      }
+      if (skipped.length) this.log("info", "provider fallback", { effectId: request.effectId, to: id, skipped });
+      try {
+        const result = await this.renderWithTimeout(provider, request, signal);
+        reservation?.commit();
+        breaker?.onSuccess();
+        return result;
+      } catch (err) {
+        reservation?.release();
+        throw this.settleFailure(id, breaker, err, signal);
+      }
+    }
+    this.log("warn", "no provider available", { effectId: request.effectId, skipped });
+    throw new EngineError(RouterReasons.unavailable, true);
+  }
+
+  /** Runs one render under the router's time limit and the caller's signal. */
+  private async renderWithTimeout(
+    provider: RoutableProvider,
+    request: RenderRequest,
+    signal?: AbortSignal,
+  ): Promise<RenderResult> {
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new EngineError(RouterReasons.timeout, true)),
+      this.config.renderTimeoutMs,
+    );
+    const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
+    try {
+      // Race the abort too: a provider that ignores its signal still ends on time.
+      return await Promise.race([provider.render(request, combined), abortPromise(combined)]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Turns any failure into an EngineError and tells the provider's breaker about it. */
+  private settleFailure(id: string, breaker: CircuitBreaker | undefined, err: unknown, signal?: AbortSignal): EngineError {
+    if (signal?.aborted) {
+      // The task's own deadline: the task runner reports it; it says nothing about the
+      // provider (the task may have waited in our queue).
+      breaker?.onNeutral();
+      return err instanceof EngineError ? err : new EngineError(RouterReasons.timeout, true);
+    }
+    if (err instanceof EngineError) {
+      // Retryable failures are the provider's (outage, 429/5xx after retries, timeout, a
+      // rejected key); the others are about this request (a refused photo).
+      if (err.retryable) breaker?.onFailure();
+      else breaker?.onSuccess();
+      this.log(err.retryable ? "warn" : "info", "render failed", { provider: id, reason: err.reason });
+      return err;
+    }
+    breaker?.onFailure();
+    this.log("error", "render crashed", { provider: id, err: String(err) });
+    return new EngineError(RouterReasons.unexpected, true);
+  }
+}
+
+/** Rejects with the signal's reason when it aborts. */
+function abortPromise(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
+}
