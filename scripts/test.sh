@@ -39,6 +39,21 @@ if ! pg_up; then
 fi
 echo "PostgreSQL is up at $TEST_DATABASE_URL"
 
+step "Redis"
+export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"
+redis_up() { redis-cli -u "$TEST_REDIS_URL" ping 2>/dev/null | grep -q PONG; }
+if ! redis_up; then
+  if ! command -v redis-server >/dev/null; then
+    echo "Redis is not installed; installing it from Debian's packages"
+    apt_install redis-server || { echo "Cannot install Redis: install it (apt-get install redis-server) or set TEST_REDIS_URL" >&2; exit 1; }
+  fi
+  # No persistence: the tests' queues are throwaway.
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
+  for _ in $(seq 1 20); do redis_up && break; sleep 0.5; done
+  redis_up || { echo "Redis did not start: start it, or point TEST_REDIS_URL at a running server" >&2; exit 1; }
+fi
+echo "Redis is up at $TEST_REDIS_URL"
+
 step "Debian chromium"
 if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium || { echo "Cannot install chromium: apt-get install chromium" >&2; exit 1; }
