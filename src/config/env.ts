@@ -111,6 +111,8 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,60}$/)
     .default("photofx-render"),
+  /** Seconds a worker's job lock lasts without renewal: how soon a dead worker's job moves on. */
+  QUEUE_LOCK_SECONDS: positiveInt.default(30),
   /** Jobs one worker process runs at once (default: ENGINE_THREADS). */
   WORKER_CONCURRENCY: positiveInt.optional(),
   /** S3_BUCKET set: S3-compatible storage (AWS S3, R2, MinIO) instead of DATA_DIR. */

@@ -205,6 +205,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
         env.QUEUE_NAME,
         env.WORKER_CONCURRENCY ?? env.ENGINE_THREADS,
         onJobError,
+        env.QUEUE_LOCK_SECONDS * 1000,
       )
     : new InProcessQueue(env.ENGINE_THREADS, onJobError);
   const metrics = new PrometheusMetrics(() => queue.depth());
@@ -243,7 +244,10 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     // One machine: tasks cut off by a restart run again (or fail with a refund) first.
     // Several workers: a dead worker's jobs come back as redeliveries instead.
     const pending = role === "all" ? await recoverTasks(taskDeps) : [];
-    queue.start((taskId, info) => runTask(taskDeps, taskId, info));
+    queue.start((taskId, info) => {
+      log.debug({ taskId, ...info }, "job");
+      return runTask(taskDeps, taskId, info);
+    });
     for (const id of pending) await queue.enqueue(id);
   }
 

@@ -134,9 +134,9 @@ describe("fal provider against a fake fal (polling)", () => {
     expect(submits).toHaveLength(3); // ENGINE_RETRY_ATTEMPTS
     expect((await user.json("/api/credits")).body).toEqual({ balance: 10 });
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
-    const ledger = await user.json<{ entries: Array<{ kind: string; amount: number; taskId: string | null }> }>(
-      "/api/credits/ledger",
-    );
+    const ledger = await user.json<{
+      entries: Array<{ kind: string; amount: number; taskId: string | null }>;
+    }>("/api/credits/ledger");
     expect(ledger.body.entries.filter((e) => e.taskId === taskId).map((e) => [e.kind, e.amount])).toEqual(
       expect.arrayContaining([
         ["refund", 2],
@@ -238,7 +238,9 @@ describe("fal provider in webhook mode", () => {
     );
     // Signed by fal's key for another body.
     const other = { ...payload, status: "ERROR" };
-    expect((await postSigned(target, other, fal.webhookKey, "req-x", { sendInstead: payload })).status).toBe(401);
+    expect((await postSigned(target, other, fal.webhookKey, "req-x", { sendInstead: payload })).status).toBe(
+      401,
+    );
     // No signature at all.
     const bare = await fetch(target, {
       method: "POST",

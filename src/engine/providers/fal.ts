@@ -114,7 +114,9 @@ export class FalProvider implements ImageProvider {
     const submitted = await this.call(async () => {
       const imageUrls = await Promise.all(
         request.images.map((img) =>
-          this.client.storage.upload(new Blob([new Uint8Array(img.bytes)], { type: img.mime }), { lifecycle }),
+          this.client.storage.upload(new Blob([new Uint8Array(img.bytes)], { type: img.mime }), {
+            lifecycle,
+          }),
         ),
       );
       signal?.throwIfAborted();
@@ -167,7 +169,9 @@ export class FalProvider implements ImageProvider {
     }
   }
 
-  private fromWebhook(delivery: { status: string; payload: unknown; error?: string }): { images?: FalImage[] } {
+  private fromWebhook(delivery: { status: string; payload: unknown; error?: string }): {
+    images?: FalImage[];
+  } {
     if (delivery.status === "OK" && delivery.payload && typeof delivery.payload === "object") {
       return delivery.payload as { images?: FalImage[] };
     }
@@ -199,7 +203,11 @@ export class FalProvider implements ImageProvider {
   /** GET with our key; fal's non-retryable errors become user-facing EngineErrors. */
   private async getJson<T>(url: string, signal?: AbortSignal): Promise<{ body: T }> {
     const res = await this.call(
-      () => this.fetch(url, { headers: { authorization: `Key ${this.opts.key}`, accept: "application/json" }, signal }),
+      () =>
+        this.fetch(url, {
+          headers: { authorization: `Key ${this.opts.key}`, accept: "application/json" },
+          signal,
+        }),
       signal,
     );
     const body = (await res.json().catch(() => null)) as unknown;
@@ -233,7 +241,8 @@ export class FalProvider implements ImageProvider {
       throw new EngineError("The image service returned an unusable image address.", true);
     }
     const res = await this.call(() => this.fetch(url, { signal }), signal);
-    if (!res.ok) throw new EngineError("The image service's result could not be downloaded. Please try again.", true);
+    if (!res.ok)
+      throw new EngineError("The image service's result could not be downloaded. Please try again.", true);
     return readCapped(res, MAX_OUTPUT_BYTES);
   }
 
@@ -255,7 +264,11 @@ export class FalProvider implements ImageProvider {
       if (err instanceof EngineError) throw err;
       if (err instanceof ApiError) throw falFailure(err.status, err.body);
       this.opts.log?.("fal call failed", { err: String(err) });
-      throw new ProviderHttpError(this.id, 0, "The image service could not be reached. Please try again in a few minutes.");
+      throw new ProviderHttpError(
+        this.id,
+        0,
+        "The image service could not be reached. Please try again in a few minutes.",
+      );
     }
   }
 }
@@ -268,7 +281,11 @@ export function falFailure(status: number, body: unknown, error?: string): Engin
       "The image service's safety filter blocked this request. Please try a different photo.",
     );
   }
-  if (types.some((t) => t.includes("image_too_large") || t.includes("image_too_small") || t.includes("image_load"))) {
+  if (
+    types.some(
+      (t) => t.includes("image_too_large") || t.includes("image_too_small") || t.includes("image_load"),
+    )
+  ) {
     return new EngineError("The image service could not read this photo. Please try a different one.");
   }
   if (status === 401 || status === 403) {
@@ -277,7 +294,11 @@ export function falFailure(status: number, body: unknown, error?: string): Engin
     return new EngineError("The image service is not available on this server right now.", true);
   }
   if (status === 429 || status >= 500 || (error ?? "").toLowerCase().includes("timeout")) {
-    return new ProviderHttpError(FAL_PROVIDER_ID, status, "The image service is having problems right now. Please try again in a few minutes.");
+    return new ProviderHttpError(
+      FAL_PROVIDER_ID,
+      status,
+      "The image service is having problems right now. Please try again in a few minutes.",
+    );
   }
   return new EngineError("The image service could not process this photo. Please try a different one.");
 }

@@ -16,7 +16,10 @@ import { inputSize, readOutputImage } from "./images";
 
 export const GEMINI_PROVIDER_ID = "gemini";
 /** Nano Banana (v1 route) and Nano Banana 2 (v2 route) as of writing. */
-export const GEMINI_DEFAULT_MODELS = { v1: "gemini-2.5-flash-image", v2: "gemini-3.1-flash-image-preview" } as const;
+export const GEMINI_DEFAULT_MODELS = {
+  v1: "gemini-2.5-flash-image",
+  v2: "gemini-3.1-flash-image-preview",
+} as const;
 
 export interface GeminiProviderOptions {
   /** GEMINI_API_KEY. */
@@ -32,7 +35,8 @@ const TRY_ANOTHER = "Please try a different photo.";
 
 /** Why the model withheld its image, per finish reason. Unlisted reasons read as OTHER. */
 const FINISH_REASONS: Record<string, string> = {
-  NO_IMAGE: "The image service did not produce an image for this photo. Please try again, or try a different photo.",
+  NO_IMAGE:
+    "The image service did not produce an image for this photo. Please try again, or try a different photo.",
   IMAGE_SAFETY: `The image service's safety filter blocked the generated image. ${TRY_ANOTHER}`,
   IMAGE_PROHIBITED_CONTENT: `The image service refused to create this image because it may show prohibited content. ${TRY_ANOTHER}`,
   IMAGE_RECITATION: `The image service withheld the result because it was too close to existing protected material. ${TRY_ANOTHER}`,
@@ -51,7 +55,8 @@ const BLOCK_REASONS: Record<string, string> = {
   SAFETY: `The image service's safety filter blocked this photo. ${TRY_ANOTHER}`,
   IMAGE_SAFETY: `The image service's safety filter blocked this photo. ${TRY_ANOTHER}`,
   PROHIBITED_CONTENT: `The image service refused this photo because it may show prohibited content. ${TRY_ANOTHER}`,
-  BLOCKLIST: "The image service refused this request because it contains blocked terms. Please change your prompt.",
+  BLOCKLIST:
+    "The image service refused this request because it contains blocked terms. Please change your prompt.",
   MODEL_ARMOR: `The image service refused this request. ${TRY_ANOTHER}`,
   OTHER: `The image service refused this request. ${TRY_ANOTHER}`,
 };
@@ -132,19 +137,28 @@ export class GeminiProvider implements ImageProvider {
     if (err instanceof EngineError) return err;
     if (err instanceof ApiError) {
       this.opts.log?.("gemini error", { status: err.status, message: err.message });
-      if (err.status === 400) return new EngineError(`The image service could not process this photo. ${TRY_ANOTHER}`);
+      if (err.status === 400)
+        return new EngineError(`The image service could not process this photo. ${TRY_ANOTHER}`);
       // Bad key, no access, or a retired model id: the operator's problem. Retryable, so
       // the circuit breaker counts it and routes effects to the fallback.
       if (err.status === 401 || err.status === 403 || err.status === 404) {
         return new EngineError("The image service is not available on this server right now.", true);
       }
       if (err.status === 429 || err.status >= 500) {
-        return new ProviderHttpError(this.id, err.status, "The image service is having problems right now. Please try again in a few minutes.");
+        return new ProviderHttpError(
+          this.id,
+          err.status,
+          "The image service is having problems right now. Please try again in a few minutes.",
+        );
       }
       return new EngineError(`The image service could not process this photo. ${TRY_ANOTHER}`);
     }
     this.opts.log?.("gemini call failed", { err: String(err) });
-    return new ProviderHttpError(this.id, 0, "The image service could not be reached. Please try again in a few minutes.");
+    return new ProviderHttpError(
+      this.id,
+      0,
+      "The image service could not be reached. Please try again in a few minutes.",
+    );
   }
 }
 

@@ -77,7 +77,7 @@ export function retryDelay(
 ): number {
   if (retryAfterMs !== undefined) return retryAfterMs;
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  // Full jitter keeps many tasks that failed together from retrying together.
+  // Half fixed, half random: tasks that failed together do not all retry together.
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
@@ -138,12 +138,11 @@ export function createProviderFetch(opts: ProviderFetchOptions): typeof fetch {
         retryAfterMs = parseRetryAfter(res.headers.get("retry-after"));
         // Free the connection before waiting.
         await res.body?.cancel().catch(() => undefined);
-      } catch (err) {
+      } catch {
         // The caller gave up (task deadline, cancellation): stop now, with its reason.
         if (callerSignal?.aborted) throw callerSignal.reason;
         // Anything else (refused, reset, per-attempt timeout) is a transport failure.
         lastStatus = 0;
-        void err;
       }
       // Past our longest wait, the server asked us to stay away longer than a retry is
       // worth: give up now rather than call back earlier than it asked.

@@ -40,7 +40,11 @@ export interface RouterConfig {
   dailyCap: Record<string, number | undefined>;
 }
 
-export type RouterLog = (level: "info" | "warn" | "error", msg: string, extra?: Record<string, unknown>) => void;
+export type RouterLog = (
+  level: "info" | "warn" | "error",
+  msg: string,
+  extra?: Record<string, unknown>,
+) => void;
 
 /** Why a candidate was passed over (logged, and summarised if none is left). */
 type Skip = "unsupported" | "breaker open" | "spend cap reached";
@@ -105,7 +109,8 @@ export class ProviderRouter implements Renderer {
         skipped.push({ id, why: "breaker open" });
         continue;
       }
-      if (skipped.length) this.log("info", "provider fallback", { effectId: request.effectId, to: id, skipped });
+      if (skipped.length)
+        this.log("info", "provider fallback", { effectId: request.effectId, to: id, skipped });
       try {
         const result = await this.renderWithTimeout(provider, request, signal);
         reservation?.commit();
@@ -141,7 +146,12 @@ export class ProviderRouter implements Renderer {
   }
 
   /** Turns any failure into an EngineError and tells the provider's breaker about it. */
-  private settleFailure(id: string, breaker: CircuitBreaker | undefined, err: unknown, signal?: AbortSignal): EngineError {
+  private settleFailure(
+    id: string,
+    breaker: CircuitBreaker | undefined,
+    err: unknown,
+    signal?: AbortSignal,
+  ): EngineError {
     if (signal?.aborted) {
       // The task's own deadline: the task runner reports it; it says nothing about the
       // provider (the task may have waited in our queue).

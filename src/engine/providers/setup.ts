@@ -79,7 +79,9 @@ export async function createRenderer(env: Env, deps: RendererDeps): Promise<Rend
         pollMs: { initial: env.FAL_POLL_MS, max: Math.max(env.FAL_POLL_MS, 5_000) },
         // fal keeps our inputs and its output no longer than a task can last, plus slack.
         storageTtlSeconds: Math.max(600, env.TASK_TIMEOUT_SECONDS * 2),
-        ...(falWebhooks && env.FAL_WEBHOOK_URL ? { webhook: { url: env.FAL_WEBHOOK_URL, hub: falWebhooks } } : {}),
+        ...(falWebhooks && env.FAL_WEBHOOK_URL
+          ? { webhook: { url: env.FAL_WEBHOOK_URL, hub: falWebhooks } }
+          : {}),
         log: providerLog("fal"),
       }),
     );
@@ -96,12 +98,19 @@ export async function createRenderer(env: Env, deps: RendererDeps): Promise<Rend
       }),
     );
   }
-  providers.push({ id: "local", supports: () => true, render: (req, signal) => deps.local.render(req, signal) });
+  providers.push({
+    id: "local",
+    supports: () => true,
+    render: (req, signal) => deps.local.render(req, signal),
+  });
 
   const config: RouterConfig = {
     ...choice,
     renderTimeoutMs: env.ENGINE_RENDER_TIMEOUT_SECONDS * 1000,
-    breaker: { threshold: env.ENGINE_BREAKER_THRESHOLD, cooldownMs: env.ENGINE_BREAKER_COOLDOWN_SECONDS * 1000 },
+    breaker: {
+      threshold: env.ENGINE_BREAKER_THRESHOLD,
+      cooldownMs: env.ENGINE_BREAKER_COOLDOWN_SECONDS * 1000,
+    },
     costPerImage: {
       fal: { v1: env.FAL_COST_V1, v2: env.FAL_COST_V2 },
       gemini: { v1: env.GEMINI_COST_V1, v2: env.GEMINI_COST_V2 },
@@ -121,10 +130,16 @@ export async function createRenderer(env: Env, deps: RendererDeps): Promise<Rend
 
 /** Resolves ENGINE, ENGINE_OVERRIDES and ENGINE_FALLBACK against the keys that are set. */
 export function resolveEngineChoice(env: Env): EngineChoice {
-  const keyed: Record<EngineId, boolean> = { local: true, fal: Boolean(env.FAL_KEY), gemini: Boolean(env.GEMINI_API_KEY) };
+  const keyed: Record<EngineId, boolean> = {
+    local: true,
+    fal: Boolean(env.FAL_KEY),
+    gemini: Boolean(env.GEMINI_API_KEY),
+  };
   const need = (variable: string, id: EngineId) => {
     if (!keyed[id]) {
-      throw new EnvError([`${variable}: "${id}" needs ${id === "fal" ? "FAL_KEY" : "GEMINI_API_KEY"} to be set`]);
+      throw new EnvError([
+        `${variable}: "${id}" needs ${id === "fal" ? "FAL_KEY" : "GEMINI_API_KEY"} to be set`,
+      ]);
     }
   };
   // Unset ENGINE: a configured key selects its provider; with none, the local engine.
@@ -168,7 +183,8 @@ export function parseOverrides(raw: string | undefined): Record<string, EngineId
       .filter(Boolean)
       .map((pair) => {
         const [k, v, ...rest] = pair.split("=").map((s) => s.trim());
-        if (!k || !v || rest.length) throw new EnvError([`ENGINE_OVERRIDES: "${pair}" is not effect-id=provider`]);
+        if (!k || !v || rest.length)
+          throw new EnvError([`ENGINE_OVERRIDES: "${pair}" is not effect-id=provider`]);
         return [k, v];
       });
   }

@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { PROMPT_TABLE } from "./prompts";
+
+/**
+ * The prompt table is server-only: no client file may import it, and no built client
+ * asset may contain any of its prompts. The bundle check reads `.next/static`, so it runs
+ * after `npx next build` (scripts/test.sh builds after the unit tests; run this file again
+ * after the build) and is skipped when there is no build.
+ */
+
+const ROOT = path.resolve(__dirname, "../..");
+const STATIC_DIR = path.join(ROOT, ".next/static");
+
+/** A distinctive run of words from the middle of each prompt, one per sentence start. */
+function phrases(instruction: string): string[] {
+  return instruction
+    .split(/(?<=[.:;])\s+/)
+    .map((s) => s.split(/\s+/).slice(2, 9).join(" "))
+    .filter((p) => p.split(" ").length >= 6);
+}
+
+function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath, d.name));
+}
+
+describe("prompt table stays on the server", () => {
+  it("is imported by no client code (src/app, src/ui)", () => {
+    const offenders = [...filesUnder(path.join(ROOT, "src/app")), ...filesUnder(path.join(ROOT, "src/ui"))]
+      .filter((f) => /\.(ts|tsx)$/.test(f))
+      .filter((f) => /engine\/prompts|engine\/providers/.test(fs.readFileSync(f, "utf8")));
+    expect(offenders).toEqual([]);
+  });
+
+  it("has distinctive phrases that the public copy does not use", () => {
+    const copy = fs.readFileSync(path.join(ROOT, "src/i18n/effect-copy/en.json"), "utf8");
+    for (const [imageType, row] of Object.entries(PROMPT_TABLE)) {
+      const own = phrases(row.instruction);
+      expect(own.length, imageType).toBeGreaterThan(0);
+      expect(
+        own.filter((p) => copy.includes(p)),
+        imageType,
+      ).toEqual([]);
+    }
+  });
+
+  const built = fs.existsSync(STATIC_DIR);
+  it.skipIf(!built)("is not in any file of the client bundle (.next/static)", () => {
+    const files = filesUnder(STATIC_DIR).filter((f) => /\.(js|css|json|html|txt|map)$/.test(f));
+    const bundle = files.map((f) => fs.readFileSync(f, "utf8"));
+    // The grep works: the bundle holds the client's own code (it polls taskResult).
+    expect(bundle.some((text) => text.includes("/taskResult"))).toBe(true);
+    const found: string[] = [];
+    for (const [imageType, row] of Object.entries(PROMPT_TABLE)) {
+      for (const phrase of phrases(row.instruction)) {
+        if (bundle.some((text) => text.includes(phrase))) found.push(`${imageType}: ${phrase}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});

@@ -1,0 +1,219 @@
+import { describe, expect, it } from "vitest";
+import { EngineError, type RenderRequest, type RenderResult } from "../types";
+import { CircuitBreaker } from "./circuit-breaker";
+import { ProviderHttpError } from "./http";
+import { ProviderRouter, RouterReasons, type RoutableProvider, type RouterConfig } from "./router";
+import { SpendCap } from "./spend-cap";
+
+const request = (effectId = "3d-finger", route: "v1" | "v2" = "v1"): RenderRequest => ({
+  effectId,
+  route,
+  images: [{ bytes: new Uint8Array([1]), mime: "image/png" }],
+  options: {},
+  prompt: "",
+  seed: 1,
+});
+
+/** A provider whose answers the test scripts; records what it was asked. */
+function fakeProvider(
+  id: string,
+  behave: () => Promise<void> | void = () => undefined,
+  supports = () => true,
+) {
+  const calls: Array<{ req: RenderRequest; signal?: AbortSignal }> = [];
+  const p: RoutableProvider & { calls: typeof calls; behave: typeof behave } = {
+    id,
+    calls,
+    behave,
+    supports,
+    async render(req, signal) {
+      calls.push({ req, signal });
+      await p.behave();
+      return {
+        bytes: new Uint8Array([9]),
+        mime: "image/png",
+        width: 1,
+        height: 1,
+        provider: id,
+        model: `${id}-model`,
+      } satisfies RenderResult;
+    },
+  };
+  return p;
+}
+
+const baseConfig: RouterConfig = {
+  engine: "fal",
+  overrides: {},
+  fallback: ["gemini", "local"],
+  renderTimeoutMs: 1_000,
+  breaker: { threshold: 2, cooldownMs: 60_000 },
+  costPerImage: { fal: { v1: 0.04, v2: 0.08 }, gemini: { v1: 0.03, v2: 0.06 } },
+  dailyCap: {},
+};
+
+describe("ProviderRouter", () => {
+  it("orders candidates: override or engine, then the fallback, without repeats", () => {
+    const router = new ProviderRouter([fakeProvider("fal"), fakeProvider("gemini"), fakeProvider("local")], {
+      ...baseConfig,
+      overrides: { "inverted-face-filter": "local" },
+    });
+    expect(router.candidates("3d-finger")).toEqual(["fal", "gemini", "local"]);
+    expect(router.candidates("inverted-face-filter")).toEqual(["local", "gemini"]);
+  });
+
+  it("renders with the first candidate and returns its provider and model", async () => {
+    const fal = fakeProvider("fal");
+    const router = new ProviderRouter([fal, fakeProvider("local")], baseConfig);
+    const out = await router.render(request());
+    expect(out).toMatchObject({ provider: "fal", model: "fal-model" });
+    expect(fal.calls).toHaveLength(1);
+  });
+
+  it("skips a provider that does not support the effect", async () => {
+    const fal = fakeProvider("fal", undefined, () => false);
+    const local = fakeProvider("local");
+    const out = await new ProviderRouter([fal, local], baseConfig).render(request());
+    expect(out.provider).toBe("local");
+  });
+
+  it("fails a render without trying the next provider, as an EngineError", async () => {
+    const fal = fakeProvider("fal", () => {
+      throw new ProviderHttpError("fal", 503, "The image service is having problems right now.");
+    });
+    const local = fakeProvider("local");
+    const router = new ProviderRouter([fal, local], baseConfig);
+    await expect(router.render(request())).rejects.toMatchObject({
+      reason: "The image service is having problems right now.",
+    });
+    expect(local.calls).toHaveLength(0);
+  });
+
+  it("wraps an unexpected crash in a clear EngineError", async () => {
+    const fal = fakeProvider("fal", () => {
+      throw new TypeError("undefined is not a function");
+    });
+    const err = await new ProviderRouter([fal], baseConfig).render(request()).catch((e) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err.reason).toBe(RouterReasons.unexpected);
+  });
+
+  it("opens the breaker after N provider failures and routes to the fallback for the cool-down", async () => {
+    let now = 1_000_000;
+    let failing = true;
+    const fal = fakeProvider("fal", () => {
+      if (failing) throw new EngineError("down", true);
+    });
+    const gemini = fakeProvider("gemini");
+    const router = new ProviderRouter([fal, gemini, fakeProvider("local")], baseConfig, undefined, () => now);
+    await expect(router.render(request())).rejects.toThrow("down");
+    await expect(router.render(request())).rejects.toThrow("down");
+    expect(router.breaker("fal")!.state).toBe("open");
+    // Open: fal is skipped, gemini renders.
+    expect((await router.render(request())).provider).toBe("gemini");
+    expect(fal.calls).toHaveLength(2);
+    // After the cool-down one trial goes to fal; its success closes the breaker.
+    now += 60_000;
+    failing = false;
+    expect((await router.render(request())).provider).toBe("fal");
+    expect(router.breaker("fal")!.state).toBe("closed");
+  });
+
+  it("does not count a refused photo (not retryable) against the provider", async () => {
+    const fal = fakeProvider("fal", () => {
+      throw new EngineError("The image service's safety filter blocked this request.");
+    });
+    const router = new ProviderRouter([fal, fakeProvider("local")], baseConfig);
+    for (let i = 0; i < 5; i++) await router.render(request()).catch(() => undefined);
+    expect(router.breaker("fal")!.state).toBe("closed");
+  });
+
+  it("uses the fallback once the day's spend would pass the cap, and counts only successes", async () => {
+    let failNext = false;
+    const fal = fakeProvider("fal", () => {
+      if (failNext) {
+        failNext = false;
+        throw new EngineError("down", true);
+      }
+    });
+    const router = new ProviderRouter([fal, fakeProvider("local")], {
+      ...baseConfig,
+      fallback: ["local"],
+      dailyCap: { fal: 0.1 },
+    });
+    expect((await router.render(request())).provider).toBe("fal"); // 0.04
+    failNext = true;
+    await expect(router.render(request())).rejects.toThrow("down"); // released
+    expect((await router.render(request())).provider).toBe("fal"); // 0.08
+    expect(router.spend.spentToday("fal")).toBeCloseTo(0.08);
+    expect((await router.render(request())).provider).toBe("local"); // 0.12 > 0.1
+    // The v2 route costs more and is capped by the same sum.
+    expect((await router.render(request("3d-finger", "v2"))).provider).toBe("local");
+  });
+
+  it("answers with a clear reason when no candidate is left", async () => {
+    const fal = fakeProvider("fal");
+    const router = new ProviderRouter([fal], { ...baseConfig, fallback: [], dailyCap: { fal: 0 } });
+    await expect(router.render(request())).rejects.toMatchObject({ reason: RouterReasons.unavailable });
+  });
+
+  it("cancels a render that passes the time limit, and says so", async () => {
+    let aborted = false;
+    const fal = fakeProvider("fal", () => new Promise<void>(() => undefined));
+    const original = fal.render.bind(fal);
+    fal.render = (req, signal) => {
+      signal?.addEventListener("abort", () => (aborted = true));
+      return original(req, signal);
+    };
+    const router = new ProviderRouter([fal], { ...baseConfig, renderTimeoutMs: 50 });
+    const err = await router.render(request()).catch((e) => e);
+    expect(err).toMatchObject({ reason: RouterReasons.timeout, retryable: true });
+    expect(aborted).toBe(true);
+  });
+
+  it("passes the task's abort on to the provider and does not blame it", async () => {
+    const fal = fakeProvider("fal", () => new Promise<void>(() => undefined));
+    const router = new ProviderRouter([fal], baseConfig);
+    const task = new AbortController();
+    setTimeout(() => task.abort(new Error("deadline")), 20);
+    // Still an EngineError (the task runner reports its own timeout reason for it).
+    await expect(router.render(request(), task.signal)).rejects.toBeInstanceOf(EngineError);
+    expect(fal.calls[0]!.signal!.aborted).toBe(true);
+    expect(router.breaker("fal")!.state).toBe("closed");
+  });
+});
+
+describe("CircuitBreaker", () => {
+  it("lets one trial through when half-open and re-opens on its failure", () => {
+    let now = 0;
+    const b = new CircuitBreaker({ threshold: 1, cooldownMs: 100, now: () => now });
+    b.onFailure();
+    expect(b.tryPass()).toBe(false);
+    now = 100;
+    expect(b.state).toBe("half-open");
+    expect(b.tryPass()).toBe(true);
+    expect(b.tryPass()).toBe(false);
+    b.onFailure();
+    expect(b.state).toBe("open");
+  });
+});
+
+describe("SpendCap", () => {
+  it("starts a new UTC day from zero and ignores yesterday's reservations", () => {
+    let now = Date.parse("2026-01-01T23:59:00Z");
+    const cap = new SpendCap({ fal: 0.1 }, () => now);
+    cap.seed("fal", 0.08);
+    const r = cap.tryReserve("fal", 0.02)!;
+    expect(cap.tryReserve("fal", 0.02)).toBeNull();
+    now = Date.parse("2026-01-02T00:00:01Z");
+    r.release();
+    expect(cap.spentToday("fal")).toBe(0);
+    expect(cap.tryReserve("fal", 0.1)).not.toBeNull();
+  });
+
+  it("lets three 0.1 images fit a 0.3 cap", () => {
+    const cap = new SpendCap({ fal: 0.3 });
+    for (let i = 0; i < 3; i++) cap.tryReserve("fal", 0.1)!.commit();
+    expect(cap.tryReserve("fal", 0.1)).toBeNull();
+  });
+});
