@@ -7,6 +7,8 @@ import { LocalProvider } from "./local/local-provider";
 import { EngineError, type RenderRequest, type RenderResult } from "./types";
 
 const provider = new LocalProvider();
+/** Test knob (fault tests kill a worker mid-render): a pause before each render. Default 0. */
+const debugDelayMs = Number(process.env.ENGINE_DEBUG_DELAY_MS ?? 0);
 
 export type WorkerAnswer =
   | { ok: true; result: RenderResult }
@@ -14,6 +16,7 @@ export type WorkerAnswer =
 
 export default async function renderInWorker(request: RenderRequest): Promise<WorkerAnswer> {
   try {
+    if (debugDelayMs > 0) await new Promise((r) => setTimeout(r, debugDelayMs));
     return { ok: true, result: await provider.render(request) };
   } catch (err) {
     if (err instanceof EngineError)

@@ -17,6 +17,7 @@ export class BullmqQueue implements JobQueue {
     private readonly name: string,
     private readonly concurrency: number,
     private readonly onError: (taskId: string, err: unknown) => void = () => {},
+    private readonly lockMs = 30_000,
   ) {
     this.queue = new Queue(name, { connection });
   }
