@@ -8,7 +8,7 @@ import { fixture, signUp, startTestServer, submit, waitForTask } from "../integr
 
 /**
  * Fault tests of scale-out mode: a Redis restart (without persistence) while tasks are
- * queued and running. (The SIGKILL-a-worker test is not in yet: see the scale-out issue.) Every task must
+ * queued and running (a worker killed mid-job: kill-worker.test.ts). Every task must
  * end succeeded, or failed with its credits refunded, and the ledger must balance.
  */
 

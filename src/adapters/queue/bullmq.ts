@@ -53,7 +53,9 @@ export class BullmqQueue implements JobQueue {
       {
         connection: this.connection,
         concurrency: this.concurrency,
-        lockDuration: 30_000,
+        lockDuration: this.lockMs,
+        // Look for stalled jobs as often as a lock can expire, so a dead worker's job moves on.
+        stalledInterval: this.lockMs,
         maxStalledCount: 2,
       },
     );
