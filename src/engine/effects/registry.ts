@@ -1,5 +1,6 @@
 import type { RenderRequest } from "../types";
 import type { EffectOutput } from "../local/image-io";
+import { render as artisticPortrait } from "./artistic-portrait/render";
 import { render as imageToLineDrawing } from "./image-to-line-drawing/render";
 import { render as invertedFaceFilter } from "./inverted-face-filter/render";
 import { render as pixelIllustration } from "./pixel-illustration/render";
@@ -11,4 +12,5 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "inverted-face-filter": invertedFaceFilter,
   "pixel-illustration": pixelIllustration,
   "image-to-line-drawing": imageToLineDrawing,
+  "artistic-portrait": artisticPortrait,
 };

@@ -16,6 +16,7 @@ import {
 
 /** Working long side. Edges are found at this scale so line density does not depend on megapixels. */
 const WORK_SIDE = 1280;
+const MIN_SIDE = 1000;
 
 /** Sobel gradient magnitude and a direction bucket (0: horizontal, 1: 45°, 2: vertical, 3: 135°). */
 export function sobel(gray: Uint8Array | Buffer, width: number, height: number) {
@@ -125,7 +126,15 @@ function hysteresis(
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const bytes = firstImage(req);
-  const long = await decodeRaw(bytes, { channels: 1, flatten: true, maxSide: WORK_SIDE });
+  let long = await decodeRaw(bytes, { channels: 1, flatten: true, maxSide: WORK_SIDE });
+  // Small photos are drawn at a working size of at least MIN_SIDE: at their own size every
+  // texture (fur, foam) is a few pixels wide and the page fills with ink.
+  if (Math.max(long.width, long.height) < MIN_SIDE) {
+    const f = MIN_SIDE / Math.max(long.width, long.height);
+    long = await transformRaw(long, (img) =>
+      img.resize(Math.round(long.width * f), Math.round(long.height * f), { kernel: "lanczos3" }),
+    );
+  }
   const { width, height } = long;
   const scale = Math.max(width, height) / 1000;
 
@@ -139,9 +148,9 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
 
   // Thresholds adapt to the photo's own contrast (percentiles of ridge strength), with an
   // absolute floor so a flat or nearly flat image stays blank instead of drawing noise.
-  const high = Math.max(48, percentile(ridge, 0.8));
+  const high = Math.max(48, percentile(ridge, 0.88));
   const low = Math.max(20, high * 0.4);
-  const ink = hysteresis(ridge, width, height, low, high, Math.round(14 * scale) + 4);
+  const ink = hysteresis(ridge, width, height, low, high, Math.round(36 * scale) + 8);
 
   // Turn 1-pixel lines into smooth pen strokes: a small blur spreads and anti-aliases each
   // line, then a steep linear map brings the core to near-black and the paper to white.
