@@ -1,6 +1,8 @@
 import type { RenderRequest } from "../types";
 import type { EffectOutput } from "../local/image-io";
+import { render as sixteenBitCharacter } from "./16-bit-video-game-character/render";
 import { render as artisticPortrait } from "./artistic-portrait/render";
+import { render as gtaStyleFilter } from "./gta-style-filter/render";
 import { render as imageToLineDrawing } from "./image-to-line-drawing/render";
 import { render as invertedFaceFilter } from "./inverted-face-filter/render";
 import { render as pixelIllustration } from "./pixel-illustration/render";
@@ -13,4 +15,6 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "pixel-illustration": pixelIllustration,
   "image-to-line-drawing": imageToLineDrawing,
   "artistic-portrait": artisticPortrait,
+  "16-bit-video-game-character": sixteenBitCharacter,
+  "gta-style-filter": gtaStyleFilter,
 };
