@@ -2,6 +2,7 @@ import type { RenderRequest } from "../types";
 import type { EffectOutput } from "../local/image-io";
 import { render as sixteenBitCharacter } from "./16-bit-video-game-character/render";
 import { render as artisticPortrait } from "./artistic-portrait/render";
+import { render as coloringPage } from "./coloring-page/render";
 import { render as gtaStyleFilter } from "./gta-style-filter/render";
 import { render as imageToLineDrawing } from "./image-to-line-drawing/render";
 import { render as invertedFaceFilter } from "./inverted-face-filter/render";
@@ -17,4 +18,5 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "artistic-portrait": artisticPortrait,
   "16-bit-video-game-character": sixteenBitCharacter,
   "gta-style-filter": gtaStyleFilter,
+  "coloring-page": coloringPage,
 };

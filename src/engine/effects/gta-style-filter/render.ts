@@ -37,7 +37,8 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const edge = Buffer.alloc(width * height);
   for (let i = 0; i < mag.length; i++) if (mag[i]! >= threshold) edge[i] = 255;
   const thick = await sharp(edge, { raw: { width, height, channels: 1 } })
-    .dilate(1)
+    // sharp's morphology treats dark as foreground: erode() grows these white edge pixels.
+    .erode(1)
     .toColourspace("b-w")
     .extractChannel(0)
     .raw()
