@@ -70,6 +70,8 @@ npx vitest run
 
 step "production build"
 npx next build
+# The client bundle must hold none of the server's prompts (a test that needs the build).
+PHOTOFX_REQUIRE_BUILD=1 npx vitest run src/engine/prompts.bundle.test.ts
 
 step "browser tests (Playwright, Debian chromium)"
 npx playwright test
