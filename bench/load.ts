@@ -97,6 +97,7 @@ async function drive(name: string, bases: string[], shared: Record<string, strin
     creditsBalance: false,
   };
   const inflight: Promise<void>[] = [];
+  const wins = new Map<string, number>();
   const started = Date.now();
 
   const one = async (n: number) => {
@@ -141,7 +142,10 @@ async function drive(name: string, bases: string[], shared: Record<string, strin
         });
         result.pollMs.push(performance.now() - p0);
         const a = (await r.json()) as { code: number };
-        if (a.code === 1) result.succeeded++;
+        if (a.code === 1) {
+          result.succeeded++;
+          wins.set(u.id, (wins.get(u.id) ?? 0) + 1);
+        }
         if (a.code === 2) result.failed++;
         if (a.code === 1 || a.code === 2) break;
         await new Promise((s) => setTimeout(s, 250));
@@ -179,20 +183,13 @@ async function drive(name: string, bases: string[], shared: Record<string, strin
     await db.end();
     result.creditsBalance = ok;
   } else {
-    // Embedded: ask the API (the ledger lives in the server's PGlite).
+    // Embedded: ask the API (the ledger lives in the server's PGlite): each balance must be
+    // the start minus 2 credits per task that succeeded, every failure refunded.
     let ok = true;
     for (const u of users) {
-      const bal = (
-        (await (await fetch(`${u.base}/api/credits`, { headers: { cookie: u.cookie } })).json()) as {
-          balance: number;
-        }
-      ).balance;
-      const entries = (
-        (await (await fetch(`${u.base}/api/credits/ledger`, { headers: { cookie: u.cookie } })).json()) as {
-          entries: Array<{ amount: number }>;
-        }
-      ).entries;
-      if (bal !== entries.reduce((s, e) => s + e.amount, 0)) ok = false;
+      const res = await fetch(`${u.base}/api/credits`, { headers: { cookie: u.cookie } });
+      const bal = ((await res.json()) as { balance: number }).balance;
+      if (bal !== Number(shared.SIGNUP_CREDITS) - 2 * (wins.get(u.id) ?? 0)) ok = false;
     }
     result.creditsBalance = ok && result.succeeded + result.failed === result.submitted;
   }
