@@ -42,6 +42,31 @@ async function submitThenCrash(opts: { usedLastAttempt?: boolean } = {}) {
 }
 
 describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
+  it("a job delivered twice at once settles its task once: one image, one charge", async () => {
+    const server = await startTestServer({ noWorker: true });
+    servers.push(server);
+    const user = await signUp(server);
+    const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-inverted-face-filter",
+    });
+    const taskId = res.body.data!.taskIds[0]!;
+    const { runTask } = await import("@/core/tasks");
+    const { image } = await import("@/adapters/db/schema");
+    // Two deliveries at once, one of them flagged as a redelivery (it may take over).
+    await Promise.all([
+      runTask(server.services.taskDeps, taskId),
+      runTask(server.services.taskDeps, taskId, { redelivered: true }),
+    ]);
+    const images = await server.services.db.select().from(image).where(eq(image.taskId, taskId));
+    expect(images).toHaveLength(1);
+    const [row] = await server.services.db.select().from(task).where(eq(task.id, taskId));
+    expect(row!.state).toBe("succeeded");
+    expect(await getBalance(server.services.db, user.id)).toBe(8);
+    expect(await ledgerSum(server.services.db, user.id)).toBe(8);
+  });
+
   const servers: TestServer[] = [];
   afterAll(async () => {
     for (const s of servers.reverse()) await s.close().catch(() => {});

@@ -85,4 +85,34 @@ describe("a worker killed with SIGKILL mid-job", () => {
     expect(await getBalance(web.services.db, user.id)).toBe(8);
     expect(await ledgerSum(web.services.db, user.id)).toBe(8);
   }, 60_000);
+
+  it("a worker stopped with SIGTERM finishes its running job before it exits", async () => {
+    const queue = `photofx-term-${process.pid}-${Date.now()}`;
+    const web = await startTestServer({ role: "web", env: { REDIS_URL, QUEUE_NAME: queue } });
+    cleanup.push(() => web.close());
+    const worker = await startWorkerProcess({
+      DATABASE_URL: web.databaseUrl!,
+      DATA_DIR: web.dataDir,
+      REDIS_URL,
+      QUEUE_NAME: queue,
+      AUTH_SECRET: "test-secret-test-secret-test-secret-0123",
+      ENGINE_DEBUG_DELAY_MS: "2000",
+    });
+    cleanup.push(() => worker.kill("SIGKILL"));
+    const user = await signUp(web);
+    const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-inverted-face-filter",
+    });
+    const taskId = res.body.data!.taskIds[0]!;
+    await waitForState(web, taskId, "running");
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", resolve));
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    // It exited only after the job: the task is already done, with no other worker around.
+    const [row] = await web.services.db.select().from(task).where(eq(task.id, taskId));
+    expect(row!.state).toBe("succeeded");
+    expect(await getBalance(web.services.db, user.id)).toBe(8);
+  }, 60_000);
 });
