@@ -10,7 +10,6 @@ declare module "next-intl" {
 
 // The ALTCHA widget is a custom element; React 19 passes its attributes through.
 declare module "react" {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace JSX {
     interface IntrinsicElements {
       "altcha-widget": React.DetailedHTMLProps<React.HTMLAttributes<HTMLElement>, HTMLElement> & {

@@ -52,7 +52,8 @@ describe("prompt table stays on the server", () => {
   const built = fs.existsSync(STATIC_DIR);
   // The test command runs this file again right after `next build` with this flag set: there
   // a missing build is a failure, not a skip.
-  if (process.env.PHOTOFX_REQUIRE_BUILD && !built) throw new Error(`no client bundle at ${STATIC_DIR}: run next build first`);
+  if (process.env.PHOTOFX_REQUIRE_BUILD && !built)
+    throw new Error(`no client bundle at ${STATIC_DIR}: run next build first`);
   it.skipIf(!built)("is not in any file of the client bundle (.next/static)", () => {
     const files = filesUnder(STATIC_DIR).filter((f) => /\.(js|css|json|html|txt|map)$/.test(f));
     const bundle = files.map((f) => fs.readFileSync(f, "utf8"));
