@@ -68,6 +68,9 @@ npx tsc --noEmit
 step "unit and integration tests (vitest)"
 npx vitest run
 
+step "the integration suite again in scale-out mode (Redis + BullMQ workers, S3 on s3rver)"
+PHOTOFX_TEST_MODE=scaleout npx vitest run tests/integration
+
 step "production build"
 npx next build
 # The client bundle must hold none of the server's prompts (a test that needs the build).

@@ -8,7 +8,7 @@ import { solveChallenge, type Challenge } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import pg from "pg";
 import { createApi } from "@/api/app";
-import { parseEnv } from "@/config/env";
+import { parseEnv, type Env } from "@/config/env";
 import { createServices, type ServiceOverrides, type Services } from "@/platform/services";
 
 /**
@@ -25,6 +25,8 @@ const ADMIN_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.
 export interface TestServer {
   url: string;
   services: Services;
+  /** The services that render: the worker's in scale-out mode, else the server's own. */
+  renderer: Services;
   dataDir: string;
   databaseUrl?: string;
   /** Stops the HTTP server and the services (database kept, for restart tests); `crash` gives running jobs no grace. */
@@ -65,6 +67,53 @@ async function dropDatabase(databaseUrl: string): Promise<void> {
   }
 }
 
+/** PHOTOFX_TEST_MODE=scaleout runs the suite on Redis + BullMQ and S3 (s3rver), with workers. */
+export const SCALE_OUT = process.env.PHOTOFX_TEST_MODE === "scaleout";
+const reusedQueue = new Map<string, { QUEUE_NAME: string }>();
+let s3: Promise<string> | undefined;
+
+/** One s3rver per test file (started on first use, stopped when the file's process exits). */
+function s3Endpoint(): Promise<string> {
+  s3 ??= (async () => {
+    const { default: S3rver } = await import("s3rver");
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "photofx-s3-"));
+    const server = new S3rver({
+      address: "127.0.0.1",
+      port: 0,
+      silent: true,
+      directory,
+      configureBuckets: [{ name: "photofx-test", configs: [] }],
+    });
+    const info = await server.run();
+    process.once(
+      "beforeExit",
+      () => void server.close().finally(() => fs.rmSync(directory, { recursive: true, force: true })),
+    );
+    return `http://127.0.0.1:${info.port}`;
+  })();
+  return s3;
+}
+
+async function scaleOutEnv(queue?: string): Promise<Record<string, string>> {
+  return {
+    REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    ...(queue ? { QUEUE_NAME: `photofx-${process.pid}-${queue}`.replace(/[^A-Za-z0-9_-]/g, "-") } : {}),
+    S3_BUCKET: "photofx-test",
+    S3_ENDPOINT: await s3Endpoint(),
+    S3_ACCESS_KEY_ID: "S3RVER",
+    S3_SECRET_ACCESS_KEY: "S3RVER",
+  };
+}
+
+/** The raw variables a parsed env came from (to re-parse it with more set). */
+function rawEnv(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (/^[A-Z0-9_]+$/.test(k) && v !== undefined && typeof v !== "object") out[k] = String(v);
+  }
+  return out;
+}
+
 export async function startTestServer(opts: StartOptions = {}): Promise<TestServer> {
   const kind = opts.database ?? "postgres";
   const dataDir = opts.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "photofx-test-"));
@@ -88,7 +137,27 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...opts.env,
   });
-  const services = await createServices(env, { noSweeperTimer: true, ...opts });
+  // Scale-out mode (PHOTOFX_TEST_MODE=scaleout): this web process renders nothing; a worker
+  // process's services (same database, Redis queue, S3) take the jobs.
+  const scaleOut = SCALE_OUT && kind === "postgres" && !opts.role && !opts.env?.REDIS_URL;
+  const modeEnv = scaleOut ? await scaleOutEnv(opts.reuse ? undefined : `q-${path.basename(dataDir)}`) : {};
+  const fullEnv = scaleOut
+    ? parseEnv({ ...rawEnv(env), ...modeEnv, ...(opts.reuse ? reusedQueue.get(dataDir) : {}) })
+    : env;
+  if (scaleOut && !opts.reuse) reusedQueue.set(dataDir, { QUEUE_NAME: fullEnv.QUEUE_NAME });
+  const services = await createServices(fullEnv, {
+    noSweeperTimer: true,
+    ...opts,
+    ...(scaleOut ? { role: "web" as const, renderer: undefined, noWorker: true } : {}),
+  });
+  const worker = scaleOut
+    ? await createServices(fullEnv, {
+        noSweeperTimer: true,
+        renderer: opts.renderer,
+        noWorker: opts.noWorker,
+        role: "worker",
+      })
+    : null;
   const listener = getRequestListener(createApi(services).fetch);
   const server = http.createServer((req, res) => void listener(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -99,11 +168,13 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     stopped = true;
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+    await worker?.close(stopOpts.crash ? 0 : 30_000);
     await services.close(stopOpts.crash ? 0 : 30_000);
   };
   return {
     url: `http://127.0.0.1:${port}`,
     services,
+    renderer: worker ?? services,
     dataDir,
     databaseUrl,
     stop,

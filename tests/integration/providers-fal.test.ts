@@ -10,6 +10,7 @@ import {
   waitForTask,
   type TestServer,
   type TestUser,
+  SCALE_OUT,
 } from "./harness";
 
 /**
@@ -128,6 +129,7 @@ describe("fal provider against a fake fal (polling)", () => {
     expect(done.body.failedReason).toBe(
       "The image service is having problems right now. Please try again in a few minutes. Your credits have been refunded.",
     );
+    expect(done.body).toMatchObject({ failedCode: "providerBusy" });
     const submits = fal.requests
       .slice(before)
       .filter((r) => r.method === "POST" && r.path.startsWith("/fal-ai/"));
@@ -154,6 +156,7 @@ describe("fal provider against a fake fal (polling)", () => {
     expect(done.body.failedReason).toBe(
       "The image service's safety filter blocked this request. Please try a different photo. Your credits have been refunded.",
     );
+    expect(done.body).toMatchObject({ failedCode: "providerSafetyBlocked" });
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
   });
 });
@@ -208,7 +211,8 @@ describe("fal provider in webhook mode", () => {
     await fal?.close();
   });
 
-  it("passes fal_webhook on submit and finishes from the signed delivery", async () => {
+  // Webhook deliveries reach a web process; relaying them to workers is not built (docs/PROVIDERS.md).
+  it.skipIf(SCALE_OUT)("passes fal_webhook on submit and finishes from the signed delivery", async () => {
     fal.mode = "ok";
     const user = await signUp(server);
     const taskId = await uploadAndSubmit(user, "coloring-page");

@@ -136,6 +136,7 @@ describe("Gemini provider against a fake Gemini API", () => {
     expect(done.body.failedReason).toBe(
       "The image service is having problems right now. Please try again in a few minutes. Your credits have been refunded.",
     );
+    expect(done.body).toMatchObject({ failedCode: "providerBusy" });
     expect(gemini.calls.length - before).toBe(3);
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
   });
@@ -149,6 +150,7 @@ describe("Gemini provider against a fake Gemini API", () => {
     expect(done.body.failedReason).toBe(
       "The image service's safety filter blocked the generated image. Please try a different photo. Your credits have been refunded.",
     );
+    expect(done.body).toMatchObject({ failedCode: "providerSafetyBlocked" });
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
   });
 
@@ -161,6 +163,7 @@ describe("Gemini provider against a fake Gemini API", () => {
     expect(done.body.failedReason).toBe(
       "The image service refused this photo because it may show prohibited content. Please try a different photo. Your credits have been refunded.",
     );
+    expect(done.body).toMatchObject({ failedCode: "providerProhibited" });
   });
 
   it("reads NO_IMAGE as a clear reason", async () => {
@@ -171,6 +174,7 @@ describe("Gemini provider against a fake Gemini API", () => {
     expect(done.body.failedReason).toBe(
       "The image service did not produce an image for this photo. Please try again, or try a different photo. Your credits have been refunded.",
     );
+    expect(done.body).toMatchObject({ failedCode: "providerNoImage" });
   });
 });
 

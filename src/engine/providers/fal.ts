@@ -2,6 +2,7 @@ import { ApiError, createFalClient, type FalClient } from "@fal-ai/client";
 import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
 import { buildPrompt, PROMPT_TABLE } from "../prompts";
 import { EngineError, type ImageProvider, type RenderRequest, type RenderResult } from "../types";
+import { ProviderCodes } from "./codes";
 import {
   createProviderFetch,
   DEFAULT_RETRY,
@@ -146,7 +147,12 @@ export class FalProvider implements ImageProvider {
       throw err;
     }
     const image = payload.images?.[0];
-    if (!image?.url) throw new EngineError("The image service did not return an image. Please try again.");
+    if (!image?.url)
+      throw new EngineError(
+        "The image service did not return an image. Please try again.",
+        false,
+        ProviderCodes.noImage,
+      );
     const bytes = await this.download(image.url, signal);
     const out = await readOutputImage(bytes);
     return { ...out, provider: this.id, model };
@@ -238,11 +244,19 @@ export class FalProvider implements ImageProvider {
     // is refused rather than fetched from inside our network.
     const isFake = this.opts.baseUrl !== undefined && parsed.origin === new URL(this.opts.baseUrl).origin;
     if (parsed.protocol !== "https:" && !isFake) {
-      throw new EngineError("The image service returned an unusable image address.", true);
+      throw new EngineError(
+        "The image service returned an unusable image address.",
+        true,
+        ProviderCodes.badOutput,
+      );
     }
     const res = await this.call(() => this.fetch(url, { signal }), signal);
     if (!res.ok)
-      throw new EngineError("The image service's result could not be downloaded. Please try again.", true);
+      throw new EngineError(
+        "The image service's result could not be downloaded. Please try again.",
+        true,
+        ProviderCodes.badOutput,
+      );
     return readCapped(res, MAX_OUTPUT_BYTES);
   }
 
@@ -250,7 +264,11 @@ export class FalProvider implements ImageProvider {
   private checkQueueUrls(job: Submitted): void {
     for (const u of [job.status_url, job.response_url, job.cancel_url]) {
       if (typeof u !== "string" || new URL(u).origin !== this.queueOrigin) {
-        throw new EngineError("The image service answered unexpectedly. Please try again.", true);
+        throw new EngineError(
+          "The image service answered unexpectedly. Please try again.",
+          true,
+          ProviderCodes.unexpected,
+        );
       }
     }
   }
@@ -279,6 +297,8 @@ export function falFailure(status: number, body: unknown, error?: string): Engin
   if (types.some((t) => t.includes("content_policy") || t.includes("safety") || t.includes("nsfw"))) {
     return new EngineError(
       "The image service's safety filter blocked this request. Please try a different photo.",
+      false,
+      ProviderCodes.safetyBlocked,
     );
   }
   if (
@@ -286,12 +306,20 @@ export function falFailure(status: number, body: unknown, error?: string): Engin
       (t) => t.includes("image_too_large") || t.includes("image_too_small") || t.includes("image_load"),
     )
   ) {
-    return new EngineError("The image service could not read this photo. Please try a different one.");
+    return new EngineError(
+      "The image service could not read this photo. Please try a different one.",
+      false,
+      ProviderCodes.unreadablePhoto,
+    );
   }
   if (status === 401 || status === 403) {
     // Our key is wrong or out of credit: the operator's problem, so count it against
     // fal (retryable) and let the circuit breaker route to the fallback.
-    return new EngineError("The image service is not available on this server right now.", true);
+    return new EngineError(
+      "The image service is not available on this server right now.",
+      true,
+      ProviderCodes.unavailable,
+    );
   }
   if (status === 429 || status >= 500 || (error ?? "").toLowerCase().includes("timeout")) {
     return new ProviderHttpError(
@@ -300,7 +328,11 @@ export function falFailure(status: number, body: unknown, error?: string): Engin
       "The image service is having problems right now. Please try again in a few minutes.",
     );
   }
-  return new EngineError("The image service could not process this photo. Please try a different one.");
+  return new EngineError(
+    "The image service could not process this photo. Please try a different one.",
+    false,
+    ProviderCodes.unreadablePhoto,
+  );
 }
 
 function errorTypes(body: unknown): string[] {
@@ -318,10 +350,12 @@ function errorTypes(body: unknown): string[] {
   return out.map((t) => t.toLowerCase());
 }
 
+const TOO_LARGE = "The image service returned an image that is too large.";
+
 /** Reads a response body, refusing more than max bytes. */
 async function readCapped(res: Response, max: number): Promise<Uint8Array> {
   const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) throw new EngineError("The image service returned an image that is too large.", true);
+  if (declared > max) throw new EngineError(TOO_LARGE, true, ProviderCodes.badOutput);
   const reader = res.body?.getReader();
   if (!reader) return new Uint8Array();
   const chunks: Uint8Array[] = [];
@@ -332,7 +366,7 @@ async function readCapped(res: Response, max: number): Promise<Uint8Array> {
     total += value.byteLength;
     if (total > max) {
       await reader.cancel();
-      throw new EngineError("The image service returned an image that is too large.", true);
+      throw new EngineError(TOO_LARGE, true, ProviderCodes.badOutput);
     }
     chunks.push(value);
   }

@@ -2,6 +2,7 @@ import { ApiError, GoogleGenAI, Modality, type GenerateContentResponse } from "@
 import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
 import { buildPrompt, PROMPT_TABLE } from "../prompts";
 import { EngineError, type ImageProvider, type RenderRequest, type RenderResult } from "../types";
+import { ProviderCodes, type ProviderReason } from "./codes";
 import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, type RetryPolicy } from "./http";
 import { inputSize, readOutputImage } from "./images";
 
@@ -34,31 +35,80 @@ export interface GeminiProviderOptions {
 const TRY_ANOTHER = "Please try a different photo.";
 
 /** Why the model withheld its image, per finish reason. Unlisted reasons read as OTHER. */
-const FINISH_REASONS: Record<string, string> = {
-  NO_IMAGE:
-    "The image service did not produce an image for this photo. Please try again, or try a different photo.",
-  IMAGE_SAFETY: `The image service's safety filter blocked the generated image. ${TRY_ANOTHER}`,
-  IMAGE_PROHIBITED_CONTENT: `The image service refused to create this image because it may show prohibited content. ${TRY_ANOTHER}`,
-  IMAGE_RECITATION: `The image service withheld the result because it was too close to existing protected material. ${TRY_ANOTHER}`,
-  IMAGE_OTHER: `The image service could not create an image for this photo. ${TRY_ANOTHER}`,
-  SAFETY: `The image service's safety filter blocked this request. ${TRY_ANOTHER}`,
-  PROHIBITED_CONTENT: `The image service refused this request because it may involve prohibited content. ${TRY_ANOTHER}`,
-  BLOCKLIST: `The image service refused this request because it contains blocked terms. Please change your prompt.`,
-  SPII: `The image service refused this request because it may expose sensitive personal information. ${TRY_ANOTHER}`,
-  RECITATION: `The image service withheld the result because it was too close to existing protected material. ${TRY_ANOTHER}`,
-  MAX_TOKENS: "The image service stopped before the image was finished. Please try again.",
-  OTHER: `The image service could not create an image for this photo. ${TRY_ANOTHER}`,
+export const FINISH_REASONS: Record<string, ProviderReason> = {
+  NO_IMAGE: {
+    code: ProviderCodes.noImage,
+    text: "The image service did not produce an image for this photo. Please try again, or try a different photo.",
+  },
+  IMAGE_SAFETY: {
+    code: ProviderCodes.safetyBlocked,
+    text: `The image service's safety filter blocked the generated image. ${TRY_ANOTHER}`,
+  },
+  IMAGE_PROHIBITED_CONTENT: {
+    code: ProviderCodes.prohibited,
+    text: `The image service refused to create this image because it may show prohibited content. ${TRY_ANOTHER}`,
+  },
+  IMAGE_RECITATION: {
+    code: ProviderCodes.recitation,
+    text: `The image service withheld the result because it was too close to existing protected material. ${TRY_ANOTHER}`,
+  },
+  IMAGE_OTHER: {
+    code: ProviderCodes.noImage,
+    text: `The image service could not create an image for this photo. ${TRY_ANOTHER}`,
+  },
+  SAFETY: {
+    code: ProviderCodes.safetyBlocked,
+    text: `The image service's safety filter blocked this request. ${TRY_ANOTHER}`,
+  },
+  PROHIBITED_CONTENT: {
+    code: ProviderCodes.prohibited,
+    text: `The image service refused this request because it may involve prohibited content. ${TRY_ANOTHER}`,
+  },
+  BLOCKLIST: {
+    code: ProviderCodes.blockedTerms,
+    text: `The image service refused this request because it contains blocked terms. Please change your prompt.`,
+  },
+  SPII: {
+    code: ProviderCodes.refused,
+    text: `The image service refused this request because it may expose sensitive personal information. ${TRY_ANOTHER}`,
+  },
+  RECITATION: {
+    code: ProviderCodes.recitation,
+    text: `The image service withheld the result because it was too close to existing protected material. ${TRY_ANOTHER}`,
+  },
+  MAX_TOKENS: {
+    code: ProviderCodes.noImage,
+    text: "The image service stopped before the image was finished. Please try again.",
+  },
+  OTHER: {
+    code: ProviderCodes.noImage,
+    text: `The image service could not create an image for this photo. ${TRY_ANOTHER}`,
+  },
 };
 
 /** Why the input was refused before any generation, per promptFeedback.blockReason. */
-const BLOCK_REASONS: Record<string, string> = {
-  SAFETY: `The image service's safety filter blocked this photo. ${TRY_ANOTHER}`,
-  IMAGE_SAFETY: `The image service's safety filter blocked this photo. ${TRY_ANOTHER}`,
-  PROHIBITED_CONTENT: `The image service refused this photo because it may show prohibited content. ${TRY_ANOTHER}`,
-  BLOCKLIST:
-    "The image service refused this request because it contains blocked terms. Please change your prompt.",
-  MODEL_ARMOR: `The image service refused this request. ${TRY_ANOTHER}`,
-  OTHER: `The image service refused this request. ${TRY_ANOTHER}`,
+export const BLOCK_REASONS: Record<string, ProviderReason> = {
+  SAFETY: {
+    code: ProviderCodes.safetyBlocked,
+    text: `The image service's safety filter blocked this photo. ${TRY_ANOTHER}`,
+  },
+  IMAGE_SAFETY: {
+    code: ProviderCodes.safetyBlocked,
+    text: `The image service's safety filter blocked this photo. ${TRY_ANOTHER}`,
+  },
+  PROHIBITED_CONTENT: {
+    code: ProviderCodes.prohibited,
+    text: `The image service refused this photo because it may show prohibited content. ${TRY_ANOTHER}`,
+  },
+  BLOCKLIST: {
+    code: ProviderCodes.blockedTerms,
+    text: "The image service refused this request because it contains blocked terms. Please change your prompt.",
+  },
+  MODEL_ARMOR: {
+    code: ProviderCodes.refused,
+    text: `The image service refused this request. ${TRY_ANOTHER}`,
+  },
+  OTHER: { code: ProviderCodes.refused, text: `The image service refused this request. ${TRY_ANOTHER}` },
 };
 
 export class GeminiProvider implements ImageProvider {
@@ -134,38 +184,62 @@ export class GeminiProvider implements ImageProvider {
   }
 
   private failure(err: unknown): EngineError {
-    if (err instanceof EngineError) return err;
     if (err instanceof ApiError) {
       this.opts.log?.("gemini error", { status: err.status, message: err.message });
-      if (err.status === 400)
-        return new EngineError(`The image service could not process this photo. ${TRY_ANOTHER}`);
-      // Bad key, no access, or a retired model id: the operator's problem. Retryable, so
-      // the circuit breaker counts it and routes effects to the fallback.
-      if (err.status === 401 || err.status === 403 || err.status === 404) {
-        return new EngineError("The image service is not available on this server right now.", true);
-      }
-      if (err.status === 429 || err.status >= 500) {
-        return new ProviderHttpError(
-          this.id,
-          err.status,
-          "The image service is having problems right now. Please try again in a few minutes.",
-        );
-      }
-      return new EngineError(`The image service could not process this photo. ${TRY_ANOTHER}`);
+    } else if (!(err instanceof EngineError)) {
+      this.opts.log?.("gemini call failed", { err: String(err) });
     }
-    this.opts.log?.("gemini call failed", { err: String(err) });
-    return new ProviderHttpError(
-      this.id,
-      0,
-      "The image service could not be reached. Please try again in a few minutes.",
-    );
+    return geminiFailure(err);
   }
 }
+
+/** Maps what generateContent threw (an SDK ApiError, or a transport failure) to a reason. */
+export function geminiFailure(err: unknown): EngineError {
+  if (err instanceof EngineError) return err;
+  if (err instanceof ApiError) {
+    if (err.status === 400) {
+      return new EngineError(
+        `The image service could not process this photo. ${TRY_ANOTHER}`,
+        false,
+        ProviderCodes.unreadablePhoto,
+      );
+    }
+    // Bad key, no access, or a retired model id: the operator's problem. Retryable, so
+    // the circuit breaker counts it and routes effects to the fallback.
+    if (err.status === 401 || err.status === 403 || err.status === 404) {
+      return new EngineError(
+        "The image service is not available on this server right now.",
+        true,
+        ProviderCodes.unavailable,
+      );
+    }
+    if (err.status === 429 || err.status >= 500) {
+      return new ProviderHttpError(
+        GEMINI_PROVIDER_ID,
+        err.status,
+        "The image service is having problems right now. Please try again in a few minutes.",
+      );
+    }
+    return new EngineError(
+      `The image service could not process this photo. ${TRY_ANOTHER}`,
+      false,
+      ProviderCodes.unreadablePhoto,
+    );
+  }
+  return new ProviderHttpError(
+    GEMINI_PROVIDER_ID,
+    0,
+    "The image service could not be reached. Please try again in a few minutes.",
+  );
+}
+
+const reasonError = (r: ProviderReason, retryable = false): EngineError =>
+  new EngineError(r.text, retryable, r.code);
 
 /** The first image part of the answer, or an EngineError saying why there is none. */
 export function imageFrom(response: GenerateContentResponse): Uint8Array {
   const block = response.promptFeedback?.blockReason;
-  if (block) throw new EngineError(BLOCK_REASONS[block] ?? BLOCK_REASONS.OTHER!);
+  if (block) throw reasonError(BLOCK_REASONS[block] ?? BLOCK_REASONS.OTHER!);
   const candidate = response.candidates?.[0];
   for (const part of candidate?.content?.parts ?? []) {
     const data = part.inlineData?.data;
@@ -176,7 +250,7 @@ export function imageFrom(response: GenerateContentResponse): Uint8Array {
   const reason = candidate?.finishReason;
   if (!reason || reason === "STOP" || reason === "FINISH_REASON_UNSPECIFIED") {
     // Finished "normally" with only text: the model answered instead of drawing.
-    throw new EngineError(FINISH_REASONS.NO_IMAGE!);
+    throw reasonError(FINISH_REASONS.NO_IMAGE!);
   }
-  throw new EngineError(FINISH_REASONS[reason] ?? FINISH_REASONS.OTHER!, reason === "MAX_TOKENS");
+  throw reasonError(FINISH_REASONS[reason] ?? FINISH_REASONS.OTHER!, reason === "MAX_TOKENS");
 }

@@ -1,4 +1,5 @@
 import { EngineError } from "../types";
+import { ProviderCodes, type ProviderCode } from "./codes";
 
 /**
  * HTTP plumbing shared by the hosted providers: one retry layer for 429 and 5xx answers
@@ -39,8 +40,10 @@ export class ProviderHttpError extends EngineError {
     /** HTTP status, or 0 when no answer came at all. */
     readonly status: number,
     reason: string,
+    /** Code of the translated message; every 429/5xx/unreachable reason reads as "busy". */
+    code: ProviderCode = ProviderCodes.busy,
   ) {
-    super(reason, true);
+    super(reason, true, code);
     this.name = "ProviderHttpError";
   }
 }

@@ -1,5 +1,6 @@
 import sharp, { type Metadata } from "sharp";
 import { EngineError, type RenderResult } from "../types";
+import { ProviderCodes } from "./codes";
 
 /**
  * Checks what a hosted provider sent back before we store it: it must decode as an image
@@ -13,20 +14,21 @@ export const MAX_OUTPUT_BYTES = 40 * 1024 * 1024;
 const MAX_OUTPUT_PIXELS = 50_000_000;
 
 const BAD_OUTPUT = "The image service returned an unreadable image.";
+const badOutput = (): EngineError => new EngineError(BAD_OUTPUT, true, ProviderCodes.badOutput);
 
 export type OutputImage = Pick<RenderResult, "bytes" | "mime" | "width" | "height">;
 
 /** Decodes the provider's bytes and returns them with their MIME type and size. */
 export async function readOutputImage(bytes: Uint8Array): Promise<OutputImage> {
-  if (bytes.byteLength === 0 || bytes.byteLength > MAX_OUTPUT_BYTES) throw new EngineError(BAD_OUTPUT, true);
+  if (bytes.byteLength === 0 || bytes.byteLength > MAX_OUTPUT_BYTES) throw badOutput();
   let meta: Metadata;
   try {
     meta = await sharp(bytes, { limitInputPixels: MAX_OUTPUT_PIXELS }).metadata();
   } catch {
-    throw new EngineError(BAD_OUTPUT, true);
+    throw badOutput();
   }
   const { width, height, format } = meta;
-  if (!width || !height) throw new EngineError(BAD_OUTPUT, true);
+  if (!width || !height) throw badOutput();
   if (format === "png") return { bytes, mime: "image/png", width, height };
   if (format === "jpeg") return { bytes, mime: "image/jpeg", width, height };
   if (format === "webp") return { bytes, mime: "image/webp", width, height };
@@ -35,7 +37,7 @@ export async function readOutputImage(bytes: Uint8Array): Promise<OutputImage> {
     const png = await sharp(bytes, { limitInputPixels: MAX_OUTPUT_PIXELS }).png().toBuffer();
     return { bytes: new Uint8Array(png), mime: "image/png", width, height };
   } catch {
-    throw new EngineError(BAD_OUTPUT, true);
+    throw badOutput();
   }
 }
 

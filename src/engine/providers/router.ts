@@ -1,6 +1,7 @@
 import type { Renderer } from "@/core/tasks";
 import { EngineError, type RenderRequest, type RenderResult } from "../types";
 import { CircuitBreaker } from "./circuit-breaker";
+import { ProviderCodes, type ProviderCode } from "./codes";
 import { SpendCap } from "./spend-cap";
 
 /**
@@ -54,6 +55,17 @@ export const RouterReasons = {
   timeout: "The image service took too long to answer. Please try again.",
   unexpected: "The image service failed unexpectedly. Please try again.",
 } as const;
+
+/** The translated message's code for each of RouterReasons. */
+export const RouterCodes: Record<keyof typeof RouterReasons, ProviderCode> = {
+  unavailable: ProviderCodes.unavailable,
+  timeout: ProviderCodes.timeout,
+  unexpected: ProviderCodes.unexpected,
+};
+
+/** The router's own failures: all retryable, as they are about the provider, not the photo. */
+export const routerError = (why: keyof typeof RouterReasons): EngineError =>
+  new EngineError(RouterReasons[why], true, RouterCodes[why]);
 
 export class ProviderRouter implements Renderer {
   private readonly providers = new Map<string, RoutableProvider>();
@@ -122,7 +134,7 @@ export class ProviderRouter implements Renderer {
       }
     }
     this.log("warn", "no provider available", { effectId: request.effectId, skipped });
-    throw new EngineError(RouterReasons.unavailable, true);
+    throw routerError("unavailable");
   }
 
   /** Runs one render under the router's time limit and the caller's signal. */
@@ -132,10 +144,7 @@ export class ProviderRouter implements Renderer {
     signal?: AbortSignal,
   ): Promise<RenderResult> {
     const timeout = new AbortController();
-    const timer = setTimeout(
-      () => timeout.abort(new EngineError(RouterReasons.timeout, true)),
-      this.config.renderTimeoutMs,
-    );
+    const timer = setTimeout(() => timeout.abort(routerError("timeout")), this.config.renderTimeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     try {
       // Race the abort too: a provider that ignores its signal still ends on time.
@@ -156,7 +165,7 @@ export class ProviderRouter implements Renderer {
       // The task's own deadline: the task runner reports it; it says nothing about the
       // provider (the task may have waited in our queue).
       breaker?.onNeutral();
-      return err instanceof EngineError ? err : new EngineError(RouterReasons.timeout, true);
+      return err instanceof EngineError ? err : routerError("timeout");
     }
     if (err instanceof EngineError) {
       // Retryable failures are the provider's (outage, 429/5xx after retries, timeout, a
@@ -168,7 +177,7 @@ export class ProviderRouter implements Renderer {
     }
     breaker?.onFailure();
     this.log("error", "render crashed", { provider: id, err: String(err) });
-    return new EngineError(RouterReasons.unexpected, true);
+    return routerError("unexpected");
   }
 }
 
