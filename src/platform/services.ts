@@ -14,7 +14,7 @@ import { UrlSigner } from "@/core/signed-urls";
 import { PlanGate, type SubmitGate } from "@/core/submit-gate";
 import { AltchaBotCheck } from "@/adapters/botcheck/altcha";
 import { TurnstileBotCheck } from "@/adapters/botcheck/turnstile";
-import { UsedTokenStore } from "@/adapters/botcheck/used-tokens";
+import { DbUsedTokenStore, RedisUsedTokenStore, type UsedTokenStore } from "@/adapters/botcheck/used-tokens";
 import { StripeProvider } from "@/adapters/payments/stripe";
 import { TestCheckoutProvider } from "@/adapters/payments/test-checkout";
 import { parsePricing, type Pricing } from "@/config/pricing";
@@ -156,7 +156,8 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   };
 
   const pricing = parsePricing(env.PRICING_JSON);
-  const usedTokens = new UsedTokenStore(db);
+  // Spent bot-check tokens: in Redis when several processes share it, else in the database.
+  const usedTokens: UsedTokenStore = redis ? new RedisUsedTokenStore(redis) : new DbUsedTokenStore(db);
   const appHost = new URL(env.appUrl).hostname;
   const altcha =
     env.TURNSTILE_SECRET_KEY === undefined
