@@ -1,7 +1,8 @@
 /**
  * npm run bench:engine: for each effect the local engine renders, the median wall time over
  * BENCH_RUNS runs (default 5) on a 1 MP, a 2 MP and a 4 MP photo, and the peak RSS. Each
- * effect runs in its own child process, so peaks do not mix.
+ * effect runs in its own child process, so peaks do not mix. Effect ids as arguments limit
+ * the run to those effects.
  */
 import { fork } from "node:child_process";
 import fs from "node:fs";
@@ -56,7 +57,8 @@ async function child(effectId: string) {
 async function main() {
   if (process.argv[2] === "--child") return child(process.argv[3]!);
   const provider = new LocalProvider();
-  const ids = EFFECTS.filter((e) => provider.supports(e.id)).map((e) => e.id);
+  const only = process.argv.slice(2);
+  const ids = EFFECTS.filter((e) => provider.supports(e.id) && (!only.length || only.includes(e.id))).map((e) => e.id);
   console.log(`bench:engine on ${os.cpus().length} cores, ${RUNS} runs per size, one process per effect`);
   console.log(
     "\n| effect | 1 MP median ms | 2 MP median ms | 4 MP median ms | peak RSS MB |\n|---|---:|---:|---:|---:|",
