@@ -58,7 +58,9 @@ async function main() {
   if (process.argv[2] === "--child") return child(process.argv[3]!);
   const provider = new LocalProvider();
   const only = process.argv.slice(2);
-  const ids = EFFECTS.filter((e) => provider.supports(e.id) && (!only.length || only.includes(e.id))).map((e) => e.id);
+  const ids = EFFECTS.filter((e) => provider.supports(e.id) && (!only.length || only.includes(e.id))).map(
+    (e) => e.id,
+  );
   console.log(`bench:engine on ${os.cpus().length} cores, ${RUNS} runs per size, one process per effect`);
   console.log(
     "\n| effect | 1 MP median ms | 2 MP median ms | 4 MP median ms | peak RSS MB |\n|---|---:|---:|---:|---:|",

@@ -178,7 +178,7 @@ export function useGeneration(effect: ClientEffect) {
       setAssets((list) => [...list, ...fresh]);
       for (const a of fresh) void startUpload(a).catch(() => {});
     },
-    [startUpload],
+    [startUpload, t],
   );
 
   const removeAsset = (id: string) => {
