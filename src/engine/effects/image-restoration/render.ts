@@ -77,15 +77,38 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const soft = await sharp(cleaned, raw).median(3).blur(0.7).raw().toBuffer();
   for (let i = 0; i < cleaned.length; i++) cleaned[i] = (cleaned[i]! + 3 * soft[i]!) >> 2;
 
-  // 3. Contrast.
-  const contrasted = await sharp(cleaned, raw)
-    .clahe({
-      width: Math.max(8, Math.round(width / 8)),
-      height: Math.max(8, Math.round(height / 8)),
-      maxSlope: 2,
-    })
+  // 3. Contrast: CLAHE on a half-size luminance (libvips' local histograms are slow at full
+  // size), applied to the colour image as a smooth per-pixel gain.
+  const hw = Math.max(8, width >> 1);
+  const hh = Math.max(8, height >> 1);
+  const lumHalf = await sharp(cleaned, raw)
+    .resize(hw, hh, { fit: "fill" })
+    .toColourspace("b-w")
+    .extractChannel(0)
     .raw()
     .toBuffer();
+  const claheHalf = await sharp(lumHalf, { raw: { width: hw, height: hh, channels: 1 } })
+    .clahe({ width: 64, height: 64, maxSlope: 2 })
+    .toColourspace("b-w")
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  // Gain in 1/64 steps (0..4x), smoothed and brought to working size.
+  const gainHalf = Buffer.alloc(hw * hh);
+  for (let i = 0; i < gainHalf.length; i++)
+    gainHalf[i] = clamp(Math.round(((claheHalf[i]! + 4) / (lumHalf[i]! + 4)) * 64));
+  const gain = await sharp(gainHalf, { raw: { width: hw, height: hh, channels: 1 } })
+    .blur(1.5)
+    .resize(width, height, { fit: "fill" })
+    .toColourspace("b-w")
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const contrasted = Buffer.alloc(cleaned.length);
+  for (let i = 0; i < width * height; i++) {
+    const k = gain[i]! / 64;
+    for (let c = 0; c < 3; c++) contrasted[i * 3 + c] = clamp(Math.round(cleaned[i * 3 + c]! * k));
+  }
 
   // 5. Colour for grayscale input, at working size (before the upscale: 4x fewer pixels).
   if (meanChroma(src.data) < GRAY_CHROMA) colourise(contrasted, width, height);
