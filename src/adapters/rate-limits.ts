@@ -15,14 +15,15 @@ import { AppError } from "@/core/errors";
 export class RateLimits {
   private readonly limiters: Record<"upload" | "submit", RateLimiterAbstract | null>;
 
-  constructor(perMinute: { upload: number; submit: number }, redis?: Redis) {
+  /** `namespace` separates deployments sharing one Redis (the queue name is used). */
+  constructor(perMinute: { upload: number; submit: number }, redis?: Redis, namespace = "photofx") {
     const make = (name: string, points: number) =>
       points <= 0
         ? null
         : redis
           ? new RateLimiterRedis({
               storeClient: redis,
-              keyPrefix: `photofx:rl:${name}`,
+              keyPrefix: `${namespace}:rl:${name}`,
               points,
               duration: 60,
             })

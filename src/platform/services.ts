@@ -213,6 +213,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   const rateLimits = new RateLimits(
     { upload: env.RATE_LIMIT_UPLOADS_PER_MINUTE, submit: env.RATE_LIMIT_SUBMITS_PER_MINUTE },
     redis,
+    env.QUEUE_NAME,
   );
   const taskDeps: TaskDeps = {
     db,

@@ -88,13 +88,15 @@ describe("Cloudflare Turnstile bot-check", () => {
       expect(res.status, String(token)).toBe(400);
       expect(res.body.message).toBe("Verification failed. Please try again.");
     }
-    const ok = await submit(user, await payload("good-1"));
+    // Unique per run: spent tokens outlive a test run in a shared Redis.
+    const good = `good-${Date.now()}-${Math.random().toString(36).slice(2)}`;
+    const ok = await submit(user, await payload(good));
     expect(ok.status).toBe(200);
-    const replay = await submit(user, await payload("good-1"));
+    const replay = await submit(user, await payload(good));
     expect(replay.status).toBe(400);
     expect(await getBalance(server.services.db, user.id)).toBe(8);
     // siteverify got our secret and the caller's address.
-    const last = fake.seen.find((f) => f.get("response") === "good-1")!;
+    const last = fake.seen.find((f) => f.get("response") === good)!;
     expect(last.get("secret")).toBe("turnstile-secret");
     expect(last.get("remoteip")).toBe("127.0.0.1");
   });
