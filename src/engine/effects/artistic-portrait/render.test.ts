@@ -1,51 +1,119 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { photo, raw, request, type Raw } from "../test-utils";
+import { photo, raw, request } from "../test-utils";
 import { render } from "./render";
 
-const luma = (r: Raw, i: number) => 0.2126 * r.data[i]! + 0.7152 * r.data[i + 1]! + 0.0722 * r.data[i + 2]!;
-
-/** Mean (blue - red) over the darkest and brightest quarter of pixels (by the input's luma). */
-function toneBalance(out: Raw, src: Raw) {
-  const idx = Array.from({ length: src.width * src.height }, (_, k) => k * 3).sort(
-    (a, b) => luma(src, a) - luma(src, b),
-  );
-  const q = Math.floor(idx.length / 4);
-  const bal = (ids: number[], img: Raw) =>
-    ids.reduce((s, i) => s + img.data[i + 2]! - img.data[i]!, 0) / ids.length;
-  return {
-    shadows: bal(idx.slice(0, q), out) - bal(idx.slice(0, q), src),
-    highlights: bal(idx.slice(-q), out) - bal(idx.slice(-q), src),
-  };
+/** A fixture shrunk to `side` (long side) as PNG bytes, and its raw RGB pixels. */
+async function fixture(name: string, side: number) {
+  const bytes = await photo(name, side);
+  return { bytes, ...(await raw(bytes)) };
 }
 
-describe("artistic-portrait", () => {
-  it("grades cinematically: teal shadows and warm highlights, a vignette and film grain", async () => {
-    const input = await photo("portrait-male-2.jpg", 500);
-    const out = await raw((await render(request("artistic-portrait", input))).bytes);
-    const src = await raw(input);
-    const { shadows, highlights } = toneBalance(out, src);
-    expect(shadows).toBeGreaterThan(5); // bluer shadows
-    expect(highlights).toBeLessThan(-5); // warmer highlights
+const grade = async (bytes: Uint8Array, seed = 7) =>
+  raw((await render(request("artistic-portrait", bytes, { seed }))).bytes);
 
-    const mean = (img: Raw, x0: number, y0: number, s: number) => {
-      let t = 0;
-      for (let y = y0; y < y0 + s; y++)
-        for (let x = x0; x < x0 + s; x++) t += luma(img, (y * img.width + x) * 3);
-      return t / (s * s);
-    };
-    const s = 40;
-    const ratio = (img: Raw) =>
-      mean(img, 0, 0, s) / mean(img, (img.width - s) >> 1, (img.height - s) >> 1, s);
-    expect(ratio(out)).toBeLessThan(ratio(src) * 0.85); // corners darker relative to the centre
+const luma = (d: Buffer, i: number): number =>
+  0.2126 * d[i * 3]! + 0.7152 * d[i * 3 + 1]! + 0.0722 * d[i * 3 + 2]!;
+
+describe("artistic-portrait", () => {
+  it("keeps the frame, grades shadows teal and highlights warm", async () => {
+    const input = await fixture("portrait-female-1.jpg", 400);
+    const out = await grade(input.bytes);
+    expect([out.width, out.height]).toEqual([input.width, input.height]);
+
+    // Dark and bright pixels by the input's luma (bottom and top quartiles). The vignette scales
+    // all channels alike, so it shrinks a channel difference but cannot flip its sign.
+    const n = input.width * input.height;
+    const lumas = Array.from({ length: n }, (_, i) => luma(input.data, i)).sort((a, b) => a - b);
+    const q1 = lumas[Math.floor(n * 0.25)]!;
+    const q3 = lumas[Math.floor(n * 0.75)]!;
+    // Channel balance: (blue - red) in shadows, (red - blue) in highlights, output minus input.
+    let darkShift = 0;
+    let darkN = 0;
+    let brightShift = 0;
+    let brightN = 0;
+    for (let i = 0; i < n; i++) {
+      const l = luma(input.data, i);
+      const bIn = input.data[i * 3 + 2]! - input.data[i * 3]!;
+      const bOut = out.data[i * 3 + 2]! - out.data[i * 3]!;
+      if (l <= q1) {
+        darkShift += bOut - bIn;
+        darkN++;
+      } else if (l >= q3) {
+        brightShift += bIn - bOut;
+        brightN++;
+      }
+    }
+    // Shadows gain blue over red (teal); highlights gain red over blue (warm), by several levels.
+    expect(darkShift / darkN).toBeGreaterThan(8);
+    expect(brightShift / brightN).toBeGreaterThan(8);
   });
 
-  it("adds film grain to a flat area", async () => {
-    const sharp = (await import("sharp")).default;
+  it("darkens the corners relative to the centre (vignette)", async () => {
+    const input = await fixture("landscape-1-meadow-cc0.jpg", 480);
+    const out = await grade(input.bytes);
+    const { width, height } = input;
+    const meanRatio = (x0: number, y0: number, x1: number, y1: number) => {
+      let a = 0;
+      let b = 0;
+      for (let y = y0; y < y1; y++) {
+        for (let x = x0; x < x1; x++) {
+          a += luma(out.data, y * width + x);
+          b += luma(input.data, y * width + x);
+        }
+      }
+      return a / b;
+    };
+    const c = Math.round(width * 0.1);
+    const r = Math.round(height * 0.1);
+    const centre = meanRatio(width / 2 - c, height / 2 - r, width / 2 + c, height / 2 + r);
+    const corners = [
+      meanRatio(0, 0, c, r),
+      meanRatio(width - c, 0, width, r),
+      meanRatio(0, height - r, c, height),
+      meanRatio(width - c, height - r, width, height),
+    ];
+    for (const corner of corners) expect(corner).toBeLessThan(centre * 0.85);
+  });
+
+  it("adds film grain in flat regions", async () => {
+    const input = await fixture("portrait-female-1.jpg", 400);
+    const out = await grade(input.bytes);
+    const { width, height } = input;
+    // High-frequency energy: mean squared difference between a pixel's luma and its 3x3 mean.
+    const hf = (d: Buffer, x0: number, y0: number, size: number) => {
+      let e = 0;
+      for (let y = y0; y < y0 + size; y++) {
+        for (let x = x0; x < x0 + size; x++) {
+          let s = 0;
+          for (let dy = -1; dy <= 1; dy++)
+            for (let dx = -1; dx <= 1; dx++) s += luma(d, (y + dy) * width + x + dx);
+          const v = luma(d, y * width + x) - s / 9;
+          e += v * v;
+        }
+      }
+      return e / (size * size);
+    };
+    // The flattest 24x24 block of the input (out-of-focus background).
+    const size = 24;
+    let best = { x: 1, y: 1, e: Infinity };
+    for (let y = 1; y + size < height - 1; y += 12) {
+      for (let x = 1; x + size < width - 1; x += 12) {
+        const e = hf(input.data, x, y, size);
+        if (e < best.e) best = { x, y, e };
+      }
+    }
+    const grain = hf(out.data, best.x, best.y, size);
+    expect(grain).toBeGreaterThan(best.e + 2);
+    expect(grain).toBeGreaterThan(best.e * 3);
+  });
+
+  it("grains a perfectly flat grey frame", async () => {
     const flat = await sharp({ create: { width: 200, height: 200, channels: 3, background: "#808080" } })
       .png()
       .toBuffer();
-    const out = await raw((await render(request("artistic-portrait", flat))).bytes);
-    // Pixel-to-pixel differences in the centre, where the vignette is flat.
+    const out = await grade(flat);
+    // Neighbouring pixels in the centre (where the vignette is flat) differ; the input's never do.
     let diff = 0;
     let count = 0;
     for (let y = 80; y < 120; y++)
@@ -54,14 +122,14 @@ describe("artistic-portrait", () => {
         diff += Math.abs(out.data[i + 1]! - out.data[i - 2]!);
         count++;
       }
-    expect(diff / count).toBeGreaterThan(1); // a flat input has none
+    expect(diff / count).toBeGreaterThan(1.5);
   });
 
-  it("is deterministic for a seed and grains differently for another", async () => {
-    const input = await photo("pet-1-cat.png");
-    const a = await render(request("artistic-portrait", input, { seed: 1 }));
-    const b = await render(request("artistic-portrait", input, { seed: 1 }));
-    const c = await render(request("artistic-portrait", input, { seed: 2 }));
+  it("is deterministic for a seed, and the seed drives the grain", async () => {
+    const input = await fixture("portrait-male-2.jpg", 256);
+    const a = await render(request("artistic-portrait", input.bytes, { seed: 42 }));
+    const b = await render(request("artistic-portrait", input.bytes, { seed: 42 }));
+    const c = await render(request("artistic-portrait", input.bytes, { seed: 43 }));
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
     expect(Buffer.from(a.bytes).equals(Buffer.from(c.bytes))).toBe(false);
   });

@@ -12,8 +12,10 @@ export const SHADOW_TINT = [-16, 3, 18] as const; // teal: less red, more blue-g
 export const HIGHLIGHT_TINT = [16, 4, -18] as const; // warm: more red, less blue
 /** Fraction of brightness taken from the far corners by the vignette. */
 export const VIGNETTE_STRENGTH = 0.42;
-/** Grain amplitude (8-bit levels) at mid-grey, before the light 1-2-1 clumping blur. */
-const GRAIN_AMPLITUDE = 9;
+/** Grain standard deviation (8-bit levels) at mid-grey. */
+const GRAIN_AMPLITUDE = 4.5;
+/** Long side from which grain is clumped over about 2 px (film grain scales with the frame). */
+const CLUMP_FROM = 1400;
 
 /** Small, fast, well-mixed 32-bit PRNG (mulberry32). The same seed gives the same sequence. */
 function mulberry32(seed: number): () => number {
@@ -46,17 +48,20 @@ function toneCurve(): Float32Array {
 }
 
 /**
- * Seeded film grain: triangular white noise, clumped by a 1-2-1 blur in both directions
- * so it reads as grain rather than digital sensor noise. Unit amplitude around zero.
+ * Seeded film grain with unit standard deviation: triangular white noise, and on large frames
+ * clumped by a 1-2-1 blur in both directions so it reads as film grain rather than sensor noise.
  */
 function grainField(width: number, height: number, seed: number): Float32Array {
   const rand = mulberry32(seed);
   const n = width * height;
   const noise = new Float32Array(n);
+  // Sum of two uniforms: triangular on [-1, 1], standard deviation 1/sqrt(6).
+  const white = Math.sqrt(6);
   for (let i = 0; i < n; i++) {
     const r = rand();
-    noise[i] = ((r & 0xffff) + (r >>> 16)) / 65536 - 1;
+    noise[i] = (((r & 0xffff) + (r >>> 16)) / 65536 - 1) * white;
   }
+  if (Math.max(width, height) < CLUMP_FROM) return noise;
   const tmp = new Float32Array(n);
   for (let y = 0; y < height; y++) {
     const row = y * width;
@@ -66,13 +71,13 @@ function grainField(width: number, height: number, seed: number): Float32Array {
       tmp[row + x] = (l + 2 * noise[row + x]! + r) * 0.25;
     }
   }
-  // The blur lowers the spread by about sqrt(6)/4 per pass; 2.2 brings it back to about one.
+  // Each 1-2-1 pass keeps sqrt(6)/4 of the spread; 8/3 over both passes restores unit spread.
   for (let y = 0; y < height; y++) {
     const up = (y > 0 ? y - 1 : y) * width;
     const row = y * width;
     const down = (y < height - 1 ? y + 1 : y) * width;
     for (let x = 0; x < width; x++) {
-      noise[row + x] = (tmp[up + x]! + 2 * tmp[row + x]! + tmp[down + x]!) * 0.25 * 2.2;
+      noise[row + x] = (tmp[up + x]! + 2 * tmp[row + x]! + tmp[down + x]!) * 0.25 * (8 / 3);
     }
   }
   return noise;

@@ -1,75 +1,145 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { correlation, photo, raw, request, type Raw } from "../test-utils";
 import { render } from "./render";
 
-const column = (img: Raw, x: number, y0: number, y1: number) => {
-  const out = new Float64Array(y1 - y0);
-  for (let y = y0; y < y1; y++) out[y - y0] = img.data[(y * img.width + x) * 3 + 1]!;
-  return out;
-};
-const std = (v: Float64Array) => {
-  const m = v.reduce((a, b) => a + b, 0) / v.length;
-  return Math.sqrt(v.reduce((a, b) => a + (b - m) ** 2, 0) / v.length);
+const luma = (img: Raw, x: number, y: number) => {
+  const i = (y * img.width + x) * 3;
+  return 0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!;
 };
 
+/** Luma of a column range [x0, x1) over rows [y0, y1), row by row. */
+function region(img: Raw, x0: number, x1: number, y0: number, y1: number, flip = false): Float64Array {
+  const out = new Float64Array((x1 - x0) * (y1 - y0));
+  let k = 0;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) out[k++] = luma(img, flip ? x1 - 1 - (x - x0) : x, y);
+  return out;
+}
+
+const variance = (v: Float64Array) => {
+  const m = v.reduce((a, b) => a + b, 0) / v.length;
+  return v.reduce((a, b) => a + (b - m) ** 2, 0) / v.length;
+};
+
+/** The values minus the mean of their row (rows of `width`). */
+function withoutRowMeans(v: Float64Array, width: number): Float64Array {
+  const out = Float64Array.from(v);
+  for (let y = 0; y < out.length / width; y++) {
+    let m = 0;
+    for (let x = 0; x < width; x++) m += out[y * width + x]!;
+    m /= width;
+    for (let x = 0; x < width; x++) out[y * width + x] = out[y * width + x]! - m;
+  }
+  return out;
+}
+
+/** Mean absolute difference between horizontally adjacent pixels (fine detail along rows). */
+function rowDetail(img: Raw, x0: number, x1: number, y0: number, y1: number): number {
+  let s = 0;
+  let n = 0;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0 + 1; x < x1; x++) {
+      s += Math.abs(luma(img, x, y) - luma(img, x - 1, y));
+      n++;
+    }
+  return s / n;
+}
+
+async function outpaint(input: Buffer, options: Record<string, unknown>, seed = 7) {
+  return render(request("image-outpainting", input, { options, seed }));
+}
+
 describe("image-outpainting", () => {
-  it("extends only the chosen edges by the amount, keeping every original pixel in place", async () => {
+  it("extends exactly the chosen edges by the amount and leaves the photo untouched", async () => {
     const input = await photo("landscape-1-meadow-cc0.jpg", 480);
     const src = await raw(input);
-    const out = await raw(
-      (
-        await render(
-          request("image-outpainting", input, { options: { edges: ["left", "right"], amount: 0.25 } }),
-        )
-      ).bytes,
-    );
+    const result = await outpaint(input, { edges: ["left", "right"], amount: 0.25 });
+    const out = await raw(result.bytes);
     const add = Math.round(src.width * 0.25);
     expect([out.width, out.height]).toEqual([src.width + 2 * add, src.height]);
+    expect([result.width, result.height]).toEqual([out.width, out.height]);
     for (let y = 0; y < src.height; y++) {
       const a = out.data.subarray((y * out.width + add) * 3, (y * out.width + add + src.width) * 3);
       const b = src.data.subarray(y * src.width * 3, (y + 1) * src.width * 3);
-      if (!a.equals(b)) throw new Error(`row ${y} of the original changed`);
+      if (!a.equals(b)) throw new Error(`row ${y} of the photo changed`);
     }
   });
 
-  it("fills new areas with plausible texture: not flat, not a smear, not a mirror", async () => {
-    const input = await photo("landscape-1-meadow-cc0.jpg", 480);
+  it("honours a single edge (top only) with its own amount", async () => {
+    const input = await photo("scene-rocket-launch.jpg", 320);
     const src = await raw(input);
-    const out = await raw(
-      (await render(request("image-outpainting", input, { options: { edges: ["left"], amount: 0.3 } })))
-        .bytes,
-    );
-    const add = out.width - src.width;
-    const h = src.height;
-    // Not flat: the new strip varies about as much as the original's edge band.
-    const stripStd = std(Float64Array.from({ length: add }, (_, x) => std(column(out, x, 0, h))));
-    const bandStd = std(Float64Array.from({ length: add }, (_, x) => std(column(src, x, 0, h))));
-    const meanColStd = (img: Raw, x0: number, x1: number) => {
-      let t = 0;
-      for (let x = x0; x < x1; x++) t += std(column(img, x, 0, h));
-      return t / (x1 - x0);
-    };
-    expect(meanColStd(out, 0, add)).toBeGreaterThan(meanColStd(src, 0, add) * 0.4);
-    expect(stripStd + bandStd).toBeGreaterThan(0);
-    // Not a smear: columns of the new strip are not copies of the original's edge column.
-    const edge = column(src, 0, 0, h);
-    let copies = 0;
-    for (let x = 0; x < add; x++) if (correlation(column(out, x, 0, h), edge) > 0.97) copies++;
-    expect(copies / add).toBeLessThan(0.2);
-    // Not a mirror: the strip is not the original's edge band flipped.
-    let mirrored = 0;
-    for (let x = 0; x < add; x++)
-      mirrored += correlation(column(out, add - 1 - x, 0, h), column(src, x, 0, h));
-    expect(mirrored / add).toBeLessThan(0.9);
+    const out = await raw((await outpaint(input, { edges: ["top"], amount: 0.4 })).bytes);
+    const add = Math.round(src.height * 0.4);
+    expect([out.width, out.height]).toEqual([src.width, src.height + add]);
+    expect(out.data.subarray(add * out.width * 3).equals(src.data)).toBe(true);
   });
 
-  it("extends all four edges by default (25 %) and is deterministic for a seed", async () => {
-    const input = await photo("object-coffee.png", 300);
+  it("fills the new area with plausible texture: not flat, not a smear, not a mirror", async () => {
+    const input = await photo("landscape-1-meadow-cc0.jpg", 480);
     const src = await raw(input);
-    const a = await render(request("image-outpainting", input, { options: {} }));
-    const b = await render(request("image-outpainting", input, { options: {} }));
+    const out = await raw((await outpaint(input, { edges: ["left"], amount: 0.3 })).bytes);
+    const add = out.width - src.width;
+    const h = src.height;
+    const strip = region(out, 0, add, 0, h);
+    // The photo's border strip of the same width, as it sits in the output.
+    const border = region(out, add, 2 * add, 0, h);
+
+    // Not flat: varied like the photo's border region, with comparable fine detail.
+    expect(variance(strip)).toBeGreaterThan(variance(border) * 0.2);
+    expect(rowDetail(out, 0, add, 0, h)).toBeGreaterThan(rowDetail(out, add, 2 * add, 0, h) * 0.5);
+
+    // Not a smear: new columns are not copies of the photo's edge column.
+    const edge = region(out, add, add + 1, 0, h);
+    let copies = 0;
+    for (let x = 0; x < add; x++) if (correlation(region(out, x, x + 1, 0, h), edge) > 0.95) copies++;
+    expect(copies / add).toBeLessThan(0.1);
+
+    // Not a mirror: the strip is not the border strip flipped about the photo's edge. Row means
+    // are removed first: sky above grass makes any continuation correlate row by row.
+    const mirrored = region(out, add, 2 * add, 0, h, true);
+    expect(correlation(withoutRowMeans(strip, add), withoutRowMeans(mirrored, add))).toBeLessThan(0.5);
+  });
+
+  it("is deterministic for a seed, and the seed varies the synthesis", async () => {
+    const input = await photo("object-coffee.png", 240);
+    const a = await outpaint(input, {}, 5);
+    const b = await outpaint(input, {}, 5);
+    const c = await outpaint(input, {}, 6);
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+    expect(Buffer.from(a.bytes).equals(Buffer.from(c.bytes))).toBe(false);
+    // Defaults: all four edges, 25 %.
+    const src = await raw(input);
     expect(a.width).toBe(src.width + 2 * Math.round(src.width * 0.25));
     expect(a.height).toBe(src.height + 2 * Math.round(src.height * 0.25));
-    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+  });
+
+  it("keeps the output within 2048 px, scaling the photo down with it", async () => {
+    const input = await photo("landscape-1-meadow-cc0.jpg"); // 1920 x 1080
+    const out = await raw((await outpaint(input, { edges: ["left", "right", "top", "bottom"] })).bytes);
+    expect(Math.max(out.width, out.height)).toBeLessThanOrEqual(2048);
+    expect(out.width).toBeGreaterThan(2000);
+    // Find the photo's scaled size from the output's: w + 2 round(w / 4) = out.width.
+    let w = 0;
+    for (let t = 1; t <= out.width; t++) if (t + 2 * Math.round(t * 0.25) === out.width) w = t;
+    let h = 0;
+    for (let t = 1; t <= out.height; t++) if (t + 2 * Math.round(t * 0.25) === out.height) h = t;
+    expect(w / h).toBeCloseTo(1920 / 1080, 2);
+    const scaled = await raw(await sharp(input).resize(w, h, { fit: "fill" }).png().toBuffer());
+    const x0 = Math.round(w * 0.25);
+    const y0 = Math.round(h * 0.25);
+    let diff = 0;
+    for (let y = 0; y < h; y += 3)
+      for (let x = 0; x < w; x += 3)
+        for (let ch = 0; ch < 3; ch++)
+          diff += Math.abs(
+            out.data[((y + y0) * out.width + x + x0) * 3 + ch]! - scaled.data[(y * w + x) * 3 + ch]!,
+          );
+    expect(diff / (Math.ceil(h / 3) * Math.ceil(w / 3) * 3)).toBeLessThan(3);
+  });
+
+  it("refuses an empty edge list with a readable reason", async () => {
+    const input = await photo("pet-1-cat.png");
+    await expect(outpaint(input, { edges: [] })).rejects.toThrow(/at least one edge/);
   });
 });

@@ -1,69 +1,132 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { meanSaturation, photo, raw, request, type Raw } from "../test-utils";
-import { render, styleFor } from "./render";
+import { correlation, meanSaturation, photo, raw, request, type Raw } from "../test-utils";
+import { lookFromPrompt } from "./look";
+import { render } from "./render";
 
-/** A 12-bin hue histogram of saturated pixels, normalised. */
+/** A 36-bin hue histogram (10 degree bins) of the clearly coloured pixels, normalised. */
 function hueHistogram(img: Raw): number[] {
-  const bins = new Array(12).fill(0);
+  const bins = new Array<number>(36).fill(0);
   let total = 0;
   for (let i = 0; i < img.data.length; i += 3) {
-    const [r, g, b] = [img.data[i]! / 255, img.data[i + 1]! / 255, img.data[i + 2]! / 255];
+    const r = img.data[i]! / 255;
+    const g = img.data[i + 1]! / 255;
+    const b = img.data[i + 2]! / 255;
     const mx = Math.max(r, g, b);
     const mn = Math.min(r, g, b);
-    if (mx - mn < 0.15) continue;
-    let h = mx === r ? (g - b) / (mx - mn) : mx === g ? 2 + (b - r) / (mx - mn) : 4 + (r - g) / (mx - mn);
+    if (mx < 0.15 || mx - mn < 0.15 * mx) continue;
+    const c = mx - mn;
+    let h = mx === r ? (g - b) / c : mx === g ? 2 + (b - r) / c : 4 + (r - g) / c;
     h = (((h * 60) % 360) + 360) % 360;
-    bins[Math.floor(h / 30)]++;
+    bins[Math.floor(h / 10) % 36]!++;
     total++;
   }
-  return bins.map((c) => c / Math.max(1, total));
+  return bins.map((v) => v / Math.max(1, total));
 }
+/** L1 distance of two normalised histograms: 0 (same) .. 2 (disjoint). */
 const l1 = (a: number[], b: number[]) => a.reduce((s, v, i) => s + Math.abs(v - b[i]!), 0);
 
-describe("y2k-style-ai", () => {
-  it("steers colours by the prompt: two prompts give clearly different hue histograms", async () => {
-    const input = await photo("portrait-female-1.jpg", 400);
-    const a = await raw(
-      (await render(request("y2k-style-ai", input, { prompt: "dreamy pink and purple pastel" }))).bytes,
-    );
-    const b = await raw(
-      (await render(request("y2k-style-ai", input, { prompt: "cyber night, lime and cyan" }))).bytes,
-    );
-    expect(l1(hueHistogram(a), hueHistogram(b))).toBeGreaterThan(0.5);
-    // Prompts without colour words differ too (the text's hash picks the hues).
-    expect(styleFor("a walk in the city").dark).not.toEqual(styleFor("my birthday party").dark);
+const meanValue = (img: Raw) => {
+  let s = 0;
+  for (let i = 0; i < img.data.length; i += 3)
+    s += Math.max(img.data[i]!, img.data[i + 1]!, img.data[i + 2]!);
+  return s / (img.data.length / 3) / 255;
+};
+
+async function styled(input: Buffer, prompt: string, seed = 7): Promise<Raw> {
+  return raw((await render(request("y2k-style-ai", input, { prompt, seed }))).bytes);
+}
+
+describe("y2k-style-ai prompt mapping", () => {
+  it("maps colour and mood words to hues and backgrounds", () => {
+    expect(lookFromPrompt("").background).toBe("chrome");
+    const pink = lookFromPrompt("pink");
+    expect(Math.abs(pink.hues[0] - 325)).toBeLessThanOrEqual(10);
+    expect(lookFromPrompt("cyber city").background).toBe("grid");
+    expect(lookFromPrompt("cyber city").tone).toBe("night");
+    expect(lookFromPrompt("holographic dream").background).toBe("holographic");
+    expect(lookFromPrompt("silver").background).toBe("chrome");
+    expect(lookFromPrompt("dreamy").tone).toBe("pastel");
+    // Gold is both a warm hue and a metallic background.
+    const gold = lookFromPrompt("gold");
+    expect(gold.background).toBe("chrome");
+    expect(Math.abs(gold.hues[0] - 45)).toBeLessThanOrEqual(10);
   });
 
-  it("is neon: far more saturated and no darker than a dull photo, with a new background", async () => {
-    const dull = await sharp(await photo("portrait-male-2.jpg", 400))
-      .modulate({ saturation: 0.3 })
+  it("gives different prompts different looks, also without known words", () => {
+    const prompts = ["a walk in the city", "my birthday party", "hello", "hello!", "pink", "pink please"];
+    const keys = prompts.map((p) => JSON.stringify(lookFromPrompt(p)));
+    expect(new Set(keys).size).toBe(prompts.length);
+    expect(JSON.stringify(lookFromPrompt("pink"))).toBe(JSON.stringify(lookFromPrompt("pink")));
+  });
+});
+
+describe("y2k-style-ai", () => {
+  it("steers colours by the prompt: different prompts give clearly different hue histograms", async () => {
+    const input = await photo("portrait-female-1.jpg", 320);
+    const a = hueHistogram(await styled(input, "dreamy pink and purple pastel"));
+    const b = hueHistogram(await styled(input, "cyber night, green and cyan"));
+    expect(l1(a, b)).toBeGreaterThan(0.8);
+    // Prompts without any colour or mood word still differ (the prompt's hash picks the hues).
+    const c = hueHistogram(await styled(input, "a walk in the city"));
+    const d = hueHistogram(await styled(input, "my first day at school"));
+    expect(l1(c, d)).toBeGreaterThan(0.5);
+  });
+
+  it("is neon and bright: saturation and brightness far above a dull photo", async () => {
+    const dull = await sharp(await photo("portrait-male-2.jpg", 320))
+      .modulate({ saturation: 0.15, brightness: 0.6 })
       .png()
       .toBuffer();
     const src = await raw(dull);
-    const out = await raw((await render(request("y2k-style-ai", dull))).bytes);
+    const out = await styled(dull, "");
     expect(meanSaturation(out)).toBeGreaterThan(meanSaturation(src) + 0.25);
-    const mean = (img: Raw) => img.data.reduce((s, v) => s + v, 0) / img.data.length;
-    expect(mean(out)).toBeGreaterThanOrEqual(mean(src));
-    // The top corners (background) are replaced, not tinted.
-    let diff = 0;
-    let count = 0;
-    for (let y = 0; y < 30; y++)
-      for (const x of [...Array(30).keys(), ...Array.from({ length: 30 }, (_, k) => out.width - 1 - k)]) {
-        const i = (y * out.width + x) * 3;
-        diff +=
-          Math.abs(out.data[i]! - src.data[i]!) +
-          Math.abs(out.data[i + 1]! - src.data[i + 1]!) +
-          Math.abs(out.data[i + 2]! - src.data[i + 2]!);
-        count += 3;
-      }
-    expect(diff / count).toBeGreaterThan(40);
+    expect(meanSaturation(out)).toBeGreaterThan(meanSaturation(src) * 2.5);
+    expect(meanValue(out)).toBeGreaterThan(meanValue(src) * 1.4);
+  });
+
+  it("replaces the background and keeps the subject", async () => {
+    const input = await photo("portrait-male-1.jpg", 320);
+    const src = await raw(input);
+    const out = await styled(input, "sunset");
+    const { width: w, height: h } = src;
+    // The test's own split: frame pixels (top band, upper side bands) close to the frame's
+    // median colour are background.
+    const frame: number[] = [];
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++)
+        if (y < h * 0.1 || ((x < w * 0.1 || x >= w * 0.9) && y < h * 0.6)) frame.push(y * w + x);
+    const med = [0, 1, 2].map(
+      (c) => frame.map((i) => src.data[i * 3 + c]!).sort((a, b) => a - b)[frame.length >> 1]!,
+    );
+    const dist = (img: Raw, i: number, ref: number[]) =>
+      Math.hypot(img.data[i * 3]! - ref[0]!, img.data[i * 3 + 1]! - ref[1]!, img.data[i * 3 + 2]! - ref[2]!);
+    const background = frame.filter((i) => dist(src, i, med) < 60);
+    expect(background.length).toBeGreaterThan(frame.length * 0.3);
+    const change =
+      background.reduce(
+        (s, i) => s + dist(out, i, [src.data[i * 3]!, src.data[i * 3 + 1]!, src.data[i * 3 + 2]!]),
+        0,
+      ) / background.length;
+    expect(change).toBeGreaterThan(90);
+
+    // The subject's face (the centre) keeps its structure: luma correlates with the input.
+    const face = (img: Raw) => {
+      const v: number[] = [];
+      for (let y = Math.round(h * 0.25); y < h * 0.6; y++)
+        for (let x = Math.round(w * 0.32); x < w * 0.68; x++) {
+          const i = (y * w + x) * 3;
+          v.push(0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!);
+        }
+      return Float64Array.from(v);
+    };
+    expect(correlation(face(src), face(out))).toBeGreaterThan(0.6);
   });
 
   it("is deterministic for the same input, prompt and seed", async () => {
     const input = await photo("pet-1-cat.png");
-    const a = await render(request("y2k-style-ai", input, { prompt: "chrome" }));
-    const b = await render(request("y2k-style-ai", input, { prompt: "chrome" }));
+    const a = await render(request("y2k-style-ai", input, { prompt: "chrome", seed: 3 }));
+    const b = await render(request("y2k-style-ai", input, { prompt: "chrome", seed: 3 }));
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
   });
 });
