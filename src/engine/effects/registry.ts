@@ -6,6 +6,7 @@ import { render as coloringPage } from "./coloring-page/render";
 import { render as gtaStyleFilter } from "./gta-style-filter/render";
 import { render as imageOutpainting } from "./image-outpainting/render";
 import { render as imageRestoration } from "./image-restoration/render";
+import { render as linkedInProfilePhoto } from "./linkedIn-profile-photo-generator/render";
 import { render as studioPortrait } from "./studio-portrait/render";
 import { render as y2kStyle } from "./y2k-style-ai/render";
 import { render as imageToLineDrawing } from "./image-to-line-drawing/render";
@@ -27,4 +28,5 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "image-outpainting": imageOutpainting,
   "image-restoration": imageRestoration,
   "studio-portrait": studioPortrait,
+  "linkedIn-profile-photo-generator": linkedInProfilePhoto,
 };
