@@ -222,6 +222,8 @@ export async function failTask(
   const began = (failed.startedAt ?? failed.createdAt).getTime();
   deps.metrics?.taskFinished(failed.effectId, "failed", (Date.now() - began) / 1000, reason.code);
   deps.metrics?.creditsRefunded(failed.credits);
+  // Originals go before the news: whoever hears "failed" finds them already deleted.
+  await deleteOriginalsIfUnused(deps, await inputUploadIds(deps.db, taskId));
   await publish(deps, {
     taskId,
     userId: failed.userId,
@@ -230,7 +232,6 @@ export async function failTask(
     failedReason: reason.text,
     failedCode: reason.code,
   });
-  await deleteOriginalsIfUnused(deps, await inputUploadIds(deps.db, taskId));
   return true;
 }
 
@@ -360,6 +361,8 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
     await deps.storage.delete(storageKey);
     return;
   }
+  // Originals go before the news: whoever hears "succeeded" finds them already deleted.
+  await deleteOriginalsIfUnused(deps, uploadIds);
   await publish(deps, {
     taskId,
     userId: t.userId,
@@ -373,7 +376,6 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
     "succeeded",
     (Date.now() - (t.startedAt ?? t.createdAt).getTime()) / 1000,
   );
-  await deleteOriginalsIfUnused(deps, uploadIds);
 }
 
 /** Fails, with a refund, every unfinished task whose window has closed. */

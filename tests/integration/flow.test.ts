@@ -58,8 +58,8 @@ describe("generation flow (Postgres)", () => {
     expect(await ledgerSum(db, user.id)).toBe(8);
 
     // The original is gone from storage once its task ended.
-    expect((await user.fetch(up.body.url!)).status).toBe(404);
-    expect(await countLiveUploads(db, user.id)).toBe(0);
+    await expect.poll(async () => (await user.fetch(up.body.url!)).status).toBe(404);
+    await expect.poll(() => countLiveUploads(db, user.id)).toBe(0);
 
     // The result lists url, prompt, createdAt, source upload urls and seed.
     const list = await user.json<{ images: Array<Record<string, unknown>> }>("/api/images");
@@ -245,7 +245,7 @@ describe("generation flow (Postgres)", () => {
     expect(done.body.failedReason).toMatch(/refunded/);
     expect((await user.json("/api/credits")).body).toEqual({ balance: 10 });
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
-    expect(await countLiveUploads(server.services.db, user.id)).toBe(0);
+    await expect.poll(() => countLiveUploads(server.services.db, user.id)).toBe(0);
   });
 
   it("makes one task per image for single-image effects, and charges each", async () => {

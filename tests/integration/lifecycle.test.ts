@@ -102,7 +102,7 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     });
     expect(await getBalance(server.services.db, user.id)).toBe(10);
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
-    expect(await countLiveUploads(server.services.db, user.id)).toBe(0);
+    await expect.poll(() => countLiveUploads(server.services.db, user.id)).toBe(0);
     // A second sweep changes nothing: refunded once.
     await server.services.sweep();
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
@@ -139,6 +139,6 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     });
     expect(await getBalance(second.services.db, user.id)).toBe(10);
     expect(await ledgerSum(second.services.db, user.id)).toBe(10);
-    expect(await countLiveUploads(second.services.db, user.id)).toBe(0);
+    await expect.poll(() => countLiveUploads(second.services.db, user.id)).toBe(0);
   });
 });

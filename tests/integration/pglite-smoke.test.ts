@@ -33,6 +33,6 @@ describe("embedded defaults smoke run (PGlite)", () => {
     expect(out.equals(expected)).toBe(true);
     expect((await user.json("/api/credits")).body).toEqual({ balance: 8 });
     expect(await ledgerSum(server.services.db, user.id)).toBe(8);
-    expect(await countLiveUploads(server.services.db, user.id)).toBe(0);
+    await expect.poll(() => countLiveUploads(server.services.db, user.id)).toBe(0);
   });
 });

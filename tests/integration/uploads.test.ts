@@ -179,6 +179,6 @@ describe("upload attacks", () => {
       .set({ createdAt: new Date(Date.now() - 61 * 60_000) })
       .where(eq(upload.userId, other.id));
     await server.services.sweep();
-    expect(await countLiveUploads(server.services.db, other.id)).toBe(0);
+    await expect.poll(() => countLiveUploads(server.services.db, other.id)).toBe(0);
   });
 });

@@ -95,7 +95,7 @@ describe("scale-out mode (Postgres, Redis + BullMQ, S3)", () => {
     const want = await sharp(input).flop().ensureAlpha().raw().toBuffer();
     expect(got.equals(want)).toBe(true);
 
-    expect(await countLiveUploads(web1.services.db, user.id)).toBe(0);
+    await expect.poll(() => countLiveUploads(web1.services.db, user.id)).toBe(0);
     const key = `uploads/${up.body.url!.split("/").pop()}`;
     expect(await web1.services.storage.exists(key)).toBe(false);
     expect(await getBalance(web1.services.db, user.id)).toBe(8);
