@@ -20,10 +20,16 @@ const SIZES = [
   { label: "4 MP", w: 2667, h: 1500 },
 ];
 
+/** The photo each effect starts from: the meadow, or one it accepts (a watermark to remove). */
+const BASE: Record<string, string> = {
+  default: "landscape-1-meadow-cc0.jpg",
+  "watermark-remover": "watermark-1-landscape-tiled.jpg", // the same meadow, watermarked
+};
+
 async function child(effectId: string) {
   const provider = new LocalProvider();
   const effect = EFFECTS.find((e) => e.id === effectId)!;
-  const base = fs.readFileSync(path.join(ROOT, "tests/fixtures/photos/landscape-1-meadow-cc0.jpg"));
+  const base = fs.readFileSync(path.join(ROOT, "tests/fixtures/photos", BASE[effectId] ?? BASE.default!));
   const result: Record<string, number> = {};
   for (const size of SIZES) {
     const bytes = await sharp(base).resize(size.w, size.h, { fit: "fill" }).jpeg({ quality: 90 }).toBuffer();

@@ -12,6 +12,7 @@ import { render as y2kStyle } from "./y2k-style-ai/render";
 import { render as imageToLineDrawing } from "./image-to-line-drawing/render";
 import { render as invertedFaceFilter } from "./inverted-face-filter/render";
 import { render as pixelIllustration } from "./pixel-illustration/render";
+import { render as watermarkRemover } from "./watermark-remover/render";
 
 export type EffectRenderer = (req: RenderRequest) => Promise<EffectOutput>;
 
@@ -29,4 +30,5 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "image-restoration": imageRestoration,
   "studio-portrait": studioPortrait,
   "linkedIn-profile-photo-generator": linkedInProfilePhoto,
+  "watermark-remover": watermarkRemover,
 };

@@ -1,0 +1,71 @@
+/**
+ * Grey-level morphology and box statistics on single-channel float planes, in linear time
+ * (van Herk / Gil-Werman), because libvips' morphology works on binary masks only.
+ */
+
+/** Min (or max) over a (2r+1)-long window along every row or every column. */
+function slide(src: Float32Array, w: number, h: number, r: number, rows: boolean, max: boolean) {
+  const out = new Float32Array(src.length);
+  const n = rows ? w : h;
+  const lines = rows ? h : w;
+  const k = 2 * r + 1;
+  const len = n + 2 * r;
+  const line = new Float32Array(len);
+  const fwd = new Float32Array(len);
+  const back = new Float32Array(len);
+  const pick = max ? Math.max : Math.min;
+  for (let l = 0; l < lines; l++) {
+    for (let i = 0; i < len; i++) {
+      const j = Math.min(n - 1, Math.max(0, i - r)); // edges repeat
+      line[i] = src[rows ? l * w + j : j * w + l]!;
+    }
+    for (let i = 0; i < len; i++) fwd[i] = i % k === 0 ? line[i]! : pick(fwd[i - 1]!, line[i]!);
+    for (let i = len - 1; i >= 0; i--)
+      back[i] = i % k === k - 1 || i === len - 1 ? line[i]! : pick(back[i + 1]!, line[i]!);
+    for (let i = 0; i < n; i++) out[rows ? l * w + i : i * w + l] = pick(back[i]!, fwd[i + 2 * r]!);
+  }
+  return out;
+}
+
+/** Grey erosion (min) over a (2r+1)² square. */
+export const erode = (a: Float32Array, w: number, h: number, r: number) =>
+  slide(slide(a, w, h, r, true, false), w, h, r, false, false);
+
+/** Grey dilation (max) over a (2r+1)² square. */
+export const dilate = (a: Float32Array, w: number, h: number, r: number) =>
+  slide(slide(a, w, h, r, true, true), w, h, r, false, true);
+
+/** Grey opening: removes bright structures narrower than the square. */
+export const open = (a: Float32Array, w: number, h: number, r: number) => dilate(erode(a, w, h, r), w, h, r);
+
+/** Grows a 0/1 mask by r pixels. */
+export function growMask(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const grown = dilate(Float32Array.from(mask), w, h, r);
+  return Uint8Array.from(grown, (v) => (v > 0 ? 1 : 0));
+}
+
+/** For each pixel, the fraction of set pixels of a 0/1 mask in the (2r+1)² square around it. */
+export function density(mask: Uint8Array, w: number, h: number, r: number): Float32Array {
+  const stride = w + 1;
+  const sums = new Float64Array(stride * (h + 1));
+  for (let y = 0; y < h; y++) {
+    let row = 0;
+    for (let x = 0; x < w; x++) {
+      row += mask[y * w + x]!;
+      sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1]! + row;
+    }
+  }
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const y0 = Math.max(0, y - r);
+    const y1 = Math.min(h, y + r + 1);
+    for (let x = 0; x < w; x++) {
+      const x0 = Math.max(0, x - r);
+      const x1 = Math.min(w, x + r + 1);
+      const s =
+        sums[y1 * stride + x1]! - sums[y0 * stride + x1]! - sums[y1 * stride + x0]! + sums[y0 * stride + x0]!;
+      out[y * w + x] = s / ((x1 - x0) * (y1 - y0));
+    }
+  }
+  return out;
+}

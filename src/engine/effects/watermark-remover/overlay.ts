@@ -1,0 +1,176 @@
+/**
+ * Finds a semi-transparent white overlay (the common watermark: text or a logo blended at
+ * a fixed opacity) and the opacity it was blended at.
+ *
+ * A white overlay at opacity a turns a photo pixel C into I = a·255 + (1 − a)·C, so on
+ * every channel it raises the pixel towards white by the same fraction a. A pixel is taken
+ * as overlaid when (1) it stands out brighter than a grey opening of its surroundings,
+ * (2) against the photo estimated behind it, all three channels agree on one a, (3) that a
+ * is near the image's dominant a, (4) it sits in a dense cluster of such pixels (strokes,
+ * not specks), and (5) the text detector sees text near it.
+ */
+import sharp from "sharp";
+import { backgroundBehind } from "./background";
+import { density, growMask, open } from "./morphology";
+
+const SCALE = 4; // the opening runs at 1/4 scale
+const OPEN_RADIUS = 14; // 1/4-scale px: strokes up to ~110 px wide stand out
+const MIN_RISE = 12; // levels brighter than the opening, on every channel
+const MIN_ALPHA = 0.15; // faint rises are texture, not overlay
+const CHANNEL_SPREAD = 0.1; // how far the three channels' a may disagree
+const ALPHA_RANGE = [0.3, 0.9] as const; // where the dominant opacity is searched
+const ALPHA_TOLERANCE = 0.12;
+const PEAK_WIDTH = 5; // hundredths of opacity either side of the mode
+const BRIGHT = 240; // behind brighter photo pixels the overlay is invisible: leave them
+const STROKE_RADIUS = 7;
+const STROKE_DENSITY = 0.2;
+const TEXT_THRESHOLD = 76; // text probability (0..255)
+const TEXT_REACH = 16; // px around detected text that still counts as the watermark
+/** Fewest overlaid pixels (share of the image) that count as a watermark. */
+const MIN_SHARE = 0.001;
+/**
+ * Least peak (see {@link Overlay.peak}) that counts as one overlay opacity. The fixtures'
+ * watermarks measure 0.43-0.51 from 1333 px wide; clean fixture photos at most 0.36 (at a
+ * plausible opacity, at 1000 and 1920 px).
+ */
+const MIN_PEAK = 0.38;
+/** Watermark opacities that count; nearer the search range's ends, texture fakes a peak. */
+const PLAUSIBLE = [0.35, 0.85] as const;
+
+export interface Overlay {
+  /** The overlay's opacity. */
+  alpha: number;
+  /** Whether this is an overlay at all (enough overlaid pixels at one clear opacity). */
+  found: boolean;
+  /** Per pixel, the opacity to remove (0 where the photo is left alone). */
+  perPixel: Float32Array;
+  /** Share of the image's pixels that are overlaid. */
+  share: number;
+  /**
+   * Share of the opacity estimates that fall at the dominant opacity: an overlay blended at
+   * one opacity makes a sharp peak; bright texture (and any grey photo, whose channels always
+   * agree) spreads out.
+   */
+  peak: number;
+}
+
+/** Estimates the white overlay of RGB pixels; `textProbability` is the detector's map. */
+export async function findWhiteOverlay(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  textProbability: Uint8Array,
+): Promise<Overlay> {
+  const n = width * height;
+  // (1) Brighter than the opening on every channel.
+  const w = Math.max(1, Math.round(width / SCALE));
+  const h = Math.max(1, Math.round(height / SCALE));
+  const small = await sharp(rgb, { raw: { width, height, channels: 3 } })
+    .resize(w, h, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  const openedSmall = Buffer.alloc(w * h * 3);
+  for (let c = 0; c < 3; c++) {
+    const plane = new Float32Array(w * h);
+    for (let i = 0; i < w * h; i++) plane[i] = small[i * 3 + c]!;
+    const o = open(plane, w, h, OPEN_RADIUS);
+    for (let i = 0; i < w * h; i++) openedSmall[i * 3 + c] = Math.round(o[i]!);
+  }
+  const opened = await sharp(openedSmall, { raw: { width: w, height: h, channels: 3 } })
+    .resize(width, height, { kernel: "linear", fit: "fill" })
+    .raw()
+    .toBuffer();
+  const candidate = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    let rise = 255;
+    let alpha = 1;
+    for (let c = 0; c < 3; c++) {
+      const d = rgb[i * 3 + c]! - opened[i * 3 + c]!;
+      rise = Math.min(rise, d);
+      alpha = Math.min(alpha, d / Math.max(1, 255 - opened[i * 3 + c]!));
+    }
+    if (rise > MIN_RISE && alpha > MIN_ALPHA) candidate[i] = 1;
+  }
+
+  // (2) One a on all channels, against the photo behind the candidates.
+  const behind = await backgroundBehind(rgb, growMask(candidate, width, height, 2), width, height);
+  const alphaOf = (i: number) => {
+    let sum = 0;
+    for (let c = 0; c < 3; c++)
+      sum += (rgb[i * 3 + c]! - behind[i * 3 + c]!) / Math.max(15, 255 - behind[i * 3 + c]!);
+    return sum / 3;
+  };
+  const text = new Uint8Array(n);
+  for (let i = 0; i < n; i++) text[i] = textProbability[i]! > TEXT_THRESHOLD ? 1 : 0;
+  const nearText = growMask(text, width, height, TEXT_REACH);
+  const estimate = new Float32Array(n).fill(-1);
+  const histogram = new Uint32Array(101);
+  for (let i = 0; i < n; i++) {
+    if (!candidate[i]) continue;
+    let lo = Infinity;
+    let hi = -Infinity;
+    let sum = 0;
+    let bright = false;
+    for (let c = 0; c < 3; c++) {
+      const b = behind[i * 3 + c]!;
+      if (b > BRIGHT) bright = true;
+      const a = (rgb[i * 3 + c]! - b) / (255 - b);
+      lo = Math.min(lo, a);
+      hi = Math.max(hi, a);
+      sum += a;
+    }
+    if (bright || hi - lo >= CHANNEL_SPREAD) continue;
+    estimate[i] = sum / 3;
+    // The opacity is read where the detector sees text: elsewhere bright texture dilutes it.
+    if (nearText[i]) histogram[Math.min(100, Math.max(0, Math.round((sum / 3) * 100)))]!++;
+  }
+
+  // (3) The dominant opacity.
+  let mode = Math.round(ALPHA_RANGE[0] * 100);
+  for (let k = mode; k < ALPHA_RANGE[1] * 100; k++) if (histogram[k]! > histogram[mode]!) mode = k;
+  const alpha = mode / 100;
+  let inRange = 0;
+  let atPeak = 0;
+  for (let k = Math.round(ALPHA_RANGE[0] * 100); k <= ALPHA_RANGE[1] * 100; k++) {
+    inRange += histogram[k]!;
+    if (Math.abs(k - mode) <= PEAK_WIDTH) atPeak += histogram[k]!;
+  }
+  const peak = inRange ? atPeak / inRange : 0;
+  const core = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (Math.abs(estimate[i]! - alpha) < ALPHA_TOLERANCE) core[i] = 1;
+
+  // (4) Strokes, not specks; (5) near detected text.
+  const dense = density(core, width, height, STROKE_RADIUS);
+  for (let i = 0; i < n; i++) if (core[i] && (dense[i]! < STROKE_DENSITY || !nearText[i])) core[i] = 0;
+
+  // Anti-aliased edges carry less than the full opacity: each pixel next to a stroke gets its
+  // own estimate, capped at the dominant opacity.
+  const reach = growMask(core, width, height, 1);
+  const perPixel = new Float32Array(n);
+  let overlaid = 0;
+  for (let i = 0; i < n; i++) {
+    if (!reach[i]) continue;
+    if (Math.max(behind[i * 3]!, behind[i * 3 + 1]!, behind[i * 3 + 2]!) > BRIGHT) continue;
+    const a = Math.min(alpha, Math.max(0, alphaOf(i)));
+    if (a <= 0.02) continue;
+    perPixel[i] = a;
+    if (core[i]) overlaid++;
+  }
+  const share = overlaid / n;
+  // A mode at either end of the range is the tail of texture or highlights, not a peak.
+  const plausible = alpha >= PLAUSIBLE[0] && alpha <= PLAUSIBLE[1];
+  const found = share >= MIN_SHARE && peak >= MIN_PEAK && plausible;
+  return { alpha, found, perPixel, share, peak };
+}
+
+/** Removes a white overlay: C = (I − a·255) / (1 − a), per pixel. */
+export function removeWhiteOverlay(rgb: Buffer, perPixel: Float32Array): Buffer {
+  const out = Buffer.from(rgb);
+  for (let i = 0; i < perPixel.length; i++) {
+    const a = perPixel[i]!;
+    if (a <= 0) continue;
+    for (let c = 0; c < 3; c++)
+      out[i * 3 + c] = Math.max(0, Math.min(255, Math.round((rgb[i * 3 + c]! - a * 255) / (1 - a))));
+  }
+  return out;
+}

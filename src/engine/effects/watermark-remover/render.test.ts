@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { EngineError } from "../../types";
+import { photo, request } from "../test-utils";
+import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "./measure";
+import { render } from "./render";
+
+describe("watermark-remover", () => {
+  // Measured (docs/ENGINE.md): +10.2 dB and +1.7 dB inside, outside unchanged. The bounds
+  // leave room for libvips/onnxruntime rounding, not for a regression.
+  const insideGain = { "watermark-1-landscape-tiled.jpg": 8, "watermark-2-portrait-centered.jpg": 1 };
+
+  for (const { watermarked, clean } of WATERMARK_FIXTURES) {
+    it(`brings ${watermarked} closer to its clean original inside the watermark and leaves the rest`, async () => {
+      const input = await photo(watermarked);
+      const out = await render(request("watermark-remover", input));
+      const score = await scoreWatermarkRemoval(input, out.bytes, await photo(clean));
+      expect(score.insideAfter - score.insideBefore).toBeGreaterThan(insideGain[watermarked]);
+      expect(score.outsideAfter).toBeGreaterThan(score.outsideBefore - 0.3);
+      // Same size, PNG, and the same output for the same input.
+      const again = await render(request("watermark-remover", input, { seed: 99 }));
+      expect(Buffer.from(again.bytes).equals(Buffer.from(out.bytes))).toBe(true);
+      expect(Buffer.from(out.bytes).subarray(1, 4).toString()).toBe("PNG");
+    }, 60_000);
+  }
+
+  // Including a grey 1860s photo, whose channels always agree, and bright product shots.
+  for (const clean of [
+    "portrait-male-1.jpg",
+    "child-1-three-children-1860s.jpg",
+    "object-coffee.png",
+    "landscape-1-meadow-cc0.jpg",
+  ]) {
+    it(`refuses ${clean}, which has no watermark, with a translated reason (credits come back)`, async () => {
+      const err = await render(request("watermark-remover", await photo(clean))).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EngineError);
+      expect((err as EngineError).code).toBe("noWatermark");
+    }, 60_000);
+  }
+});
