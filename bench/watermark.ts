@@ -24,9 +24,9 @@ const db = (v: number) => v.toFixed(2);
 async function main() {
   await render(request(read(WATERMARK_FIXTURES[0].watermarked))); // warm-up: model load
   console.log(
-    "| fixture | region | inside before | inside after | gain | outside before | outside after | ms |",
+    "| fixture | region | inside before | inside after | gain | outside before | outside after | worsened px | ms |",
   );
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const { watermarked, clean } of WATERMARK_FIXTURES) {
     const input = read(watermarked);
     const t = performance.now();
@@ -35,7 +35,7 @@ async function main() {
     const s = await scoreWatermarkRemoval(input, out.bytes, read(clean));
     console.log(
       `| ${watermarked} | ${(s.regionShare * 100).toFixed(1)} % | ${db(s.insideBefore)} dB | ${db(s.insideAfter)} dB | ` +
-        `${s.insideAfter - s.insideBefore >= 0 ? "+" : ""}${db(s.insideAfter - s.insideBefore)} dB | ${db(s.outsideBefore)} dB | ${db(s.outsideAfter)} dB | ${ms} |`,
+        `${s.insideAfter - s.insideBefore >= 0 ? "+" : ""}${db(s.insideAfter - s.insideBefore)} dB | ${db(s.outsideBefore)} dB | ${db(s.outsideAfter)} dB | ${(s.worsened * 100).toFixed(2)} % | ${ms} |`,
     );
   }
   const clean = fs

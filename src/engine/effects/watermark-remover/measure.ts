@@ -18,6 +18,11 @@ export interface WatermarkScore {
   insideAfter: number;
   outsideBefore: number;
   outsideAfter: number;
+  /**
+   * Share of the image's pixels the effect made clearly worse (summed channel error up by more
+   * than 60 levels): over-correction shows up here as blotches even when PSNR improves.
+   */
+  worsened: number;
 }
 
 function psnr(a: Buffer, b: Buffer, mask: Uint8Array, inside: boolean): number {
@@ -55,12 +60,23 @@ export async function scoreWatermarkRemoval(
     if (d > MARKED) marked[i] = 1;
   }
   const region = growMask(marked, width, height, RIM);
+  let worse = 0;
+  for (let i = 0; i < marked.length; i++) {
+    let before = 0;
+    let after = 0;
+    for (let c = 0; c < 3; c++) {
+      before += Math.abs(inp.data[i * 3 + c]! - gt[i * 3 + c]!);
+      after += Math.abs(out[i * 3 + c]! - gt[i * 3 + c]!);
+    }
+    if (after - before > 60) worse++;
+  }
   return {
     regionShare: region.reduce((s, v) => s + v, 0) / region.length,
     insideBefore: psnr(inp.data, gt, region, true),
     insideAfter: psnr(out, gt, region, true),
     outsideBefore: psnr(inp.data, gt, region, false),
     outsideAfter: psnr(out, gt, region, false),
+    worsened: worse / marked.length,
   };
 }
 

@@ -31,6 +31,13 @@ const GROW_DISTANCE = 150; // summed channel levels between a grown pixel and it
 // Steps a stroke may grow from its seeds: further, it leaks into bright texture near thin text
 // (bench:watermark: 4 → +1.8 dB on watermark-2, 10 → +2.2, 20 → +2.5 but −1 dB outside watermark-1).
 const GROW_DEPTH = 10;
+// A second opacity: its share of the estimates near text, its least count and its contrast
+// (bench:watermark: watermark-2's second peak at 0.85 passes at shares 0.04-0.15 and
+// contrasts 1.5-3; at 6 it is missed; at 1.5 clean photos show spurious second peaks).
+const SECOND_SHARE = 0.08;
+const SECOND_MIN = 50;
+const SECOND_CONTRAST = 3;
+const MODE_RADIUS = 15; // px over which a stroke's opacity is decided by majority
 /** Fewest overlaid pixels (share of the image) that count as a watermark. */
 const MIN_SHARE = 0.001;
 /**
@@ -135,18 +142,56 @@ export async function findWhiteOverlay(
     if (Math.abs(k - mode) <= PEAK_WIDTH) atPeak += histogram[k]!;
   }
   const peak = inRange ? atPeak / inRange : 0;
+  // A second opacity counts when it is a peak of its own, away from the first: a mark can be
+  // blended unevenly, or a second mark (a credit line) at another opacity.
+  const modes = [alpha];
+  let second = -1;
+  for (let k = Math.round(ALPHA_RANGE[0] * 100); k < ALPHA_RANGE[1] * 100; k++)
+    if (Math.abs(k - mode) > ALPHA_TOLERANCE * 100 && (second < 0 || histogram[k]! > histogram[second]!))
+      second = k;
+  if (second >= 0) {
+    let around = 0;
+    for (let k = second - PEAK_WIDTH; k <= second + PEAK_WIDTH; k++) around += histogram[k] ?? 0;
+    // A peak stands SECOND_CONTRAST times above the histogram a little way either side.
+    const isPeak = [second - PEAK_WIDTH - 3, second + PEAK_WIDTH + 3].every(
+      (k) => (histogram[k] ?? 0) * SECOND_CONTRAST < histogram[second]!,
+    );
+    if (inRange && around / inRange >= SECOND_SHARE && histogram[second]! >= SECOND_MIN && isPeak)
+      modes.push(second / 100);
+  }
   const core = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (Math.abs(estimate[i]! - alpha) < ALPHA_TOLERANCE) core[i] = 1;
+  // Each overlaid pixel's own opacity: the mode its estimate is nearest.
+  const own = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (estimate[i]! < 0) continue;
+    for (const m of modes)
+      if (
+        Math.abs(estimate[i]! - m) < ALPHA_TOLERANCE &&
+        (!core[i] || Math.abs(estimate[i]! - m) < Math.abs(estimate[i]! - own[i]!))
+      ) {
+        core[i] = 1;
+        own[i] = m;
+      }
+  }
 
   // (4) Strokes, not specks; (5) near detected text.
   const dense = density(core, width, height, STROKE_RADIUS);
   for (let i = 0; i < n; i++) if (core[i] && (dense[i]! < STROKE_DENSITY || !nearText[i])) core[i] = 0;
+  if (modes.length > 1) {
+    // One stroke, one opacity: noisy estimates inside a stroke can sit nearer the other mode
+    // (and would be over- or under-corrected), so each pixel takes the locally dominant one.
+    const atFirst = Uint8Array.from(core, (v, i) => (v && own[i] === modes[0] ? 1 : 0));
+    const atSecond = Uint8Array.from(core, (v, i) => (v && own[i] === modes[1] ? 1 : 0));
+    const first = density(atFirst, width, height, MODE_RADIUS);
+    const secondNear = density(atSecond, width, height, MODE_RADIUS);
+    for (let i = 0; i < n; i++) if (core[i]) own[i] = secondNear[i]! > first[i]! ? modes[1]! : modes[0]!;
+  }
 
   // (6) Grow the strokes from their confident pixels (wide strokes over skin fail step 2: the
   // background inside them is learned from too far away). A neighbour joins when un-blending
   // it gives a colour close to its seed's restored colour, and closer than leaving it does.
   // Each grown pixel keeps its seed's colour as reference, so the growth cannot drift.
-  const restored = (i: number, c: number) => (rgb[i * 3 + c]! - alpha * 255) / (1 - alpha);
+  const restored = (i: number, c: number, a: number) => (rgb[i * 3 + c]! - a * 255) / (1 - a);
   const seed = Uint8Array.from(core);
   const ref = new Float32Array(n * 3);
   const queue: number[] = [];
@@ -154,9 +199,8 @@ export async function findWhiteOverlay(
   for (let i = 0; i < n; i++)
     if (core[i]) {
       queue.push(i);
-      for (let c = 0; c < 3; c++) ref[i * 3 + c] = restored(i, c);
+      for (let c = 0; c < 3; c++) ref[i * 3 + c] = restored(i, c, own[i]!);
     }
-  const floor = alpha * 255 - FLOOR_SLACK; // a white overlay at `alpha` lifts every channel above this
   for (let head = 0; head < queue.length; head++) {
     const q = queue[head]!;
     const qx = q % width;
@@ -164,17 +208,19 @@ export async function findWhiteOverlay(
       if (p < 0 || p >= n || core[p] || !candidate[p] || !nearText[p]) continue;
       if (depth[q]! >= GROW_DEPTH) continue;
       if (Math.abs((p % width) - qx) > 1) continue;
-      if (Math.min(rgb[p * 3]!, rgb[p * 3 + 1]!, rgb[p * 3 + 2]!) < floor) continue;
+      // A white overlay at opacity a lifts every channel above a·255.
+      if (Math.min(rgb[p * 3]!, rgb[p * 3 + 1]!, rgb[p * 3 + 2]!) < own[q]! * 255 - FLOOR_SLACK) continue;
       let asOverlay = 0;
       let asPhoto = 0;
       for (let c = 0; c < 3; c++) {
-        asOverlay += Math.abs(restored(p, c) - ref[q * 3 + c]!);
+        asOverlay += Math.abs(restored(p, c, own[q]!) - ref[q * 3 + c]!);
         asPhoto += Math.abs(rgb[p * 3 + c]! - ref[q * 3 + c]!);
       }
       if (asOverlay >= asPhoto || asOverlay > GROW_DISTANCE) continue;
       core[p] = 1;
       for (let c = 0; c < 3; c++) ref[p * 3 + c] = ref[q * 3 + c]!;
       depth[p] = depth[q]! + 1;
+      own[p] = own[q]!;
       queue.push(p);
     }
   }
@@ -182,10 +228,10 @@ export async function findWhiteOverlay(
   // Anti-aliased edges carry less than the full opacity: each pixel next to a stroke gets its
   // own estimate, capped at the dominant opacity, against the stroke's reference colour where
   // a stroke pixel touches it (else against the estimated background).
-  const alphaAgainst = (i: number, bg: (c: number) => number) => {
+  const alphaAgainst = (i: number, bg: (c: number) => number, cap: number) => {
     let sum = 0;
     for (let c = 0; c < 3; c++) sum += (rgb[i * 3 + c]! - bg(c)) / Math.max(15, 255 - bg(c));
-    return Math.min(alpha, Math.max(0, sum / 3));
+    return Math.min(cap, Math.max(0, sum / 3));
   };
   const reach = growMask(core, width, height, 1);
   const perPixel = new Float32Array(n);
@@ -193,7 +239,7 @@ export async function findWhiteOverlay(
   for (let i = 0; i < n; i++) {
     if (!reach[i]) continue;
     let a: number;
-    if (core[i] && !seed[i]) a = alphaAgainst(i, (c) => ref[i * 3 + c]!);
+    if (core[i] && !seed[i]) a = alphaAgainst(i, (c) => ref[i * 3 + c]!, own[i]!);
     else {
       const x = i % width;
       const touching = core[i]
@@ -201,10 +247,15 @@ export async function findWhiteOverlay(
         : [i - 1, i + 1, i - width, i + width].find(
             (p) => p >= 0 && p < n && Math.abs((p % width) - x) <= 1 && core[p] && !seed[p],
           );
-      if (touching !== undefined && touching >= 0) a = alphaAgainst(i, (c) => ref[touching * 3 + c]!);
+      if (touching !== undefined && touching >= 0)
+        a = alphaAgainst(i, (c) => ref[touching * 3 + c]!, own[touching]!);
       else {
         if (Math.max(behind[i * 3]!, behind[i * 3 + 1]!, behind[i * 3 + 2]!) > BRIGHT) continue;
-        a = alphaAgainst(i, (c) => behind[i * 3 + c]!);
+        // A rim pixel takes the opacity of the stroke it borders.
+        const cap = core[i]
+          ? own[i]!
+          : Math.max(0, ...[i - 1, i + 1, i - width, i + width].map((p) => (p >= 0 && p < n ? own[p]! : 0)));
+        a = alphaAgainst(i, (c) => behind[i * 3 + c]!, cap || alpha);
       }
     }
     if (a <= 0.02) continue;

@@ -5,9 +5,9 @@ import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "./measure";
 import { render } from "./render";
 
 describe("watermark-remover", () => {
-  // Measured (docs/ENGINE.md): +11.0 dB and +2.2 dB inside; outside −0.3 dB and ±0. The
-  // bounds leave room for libvips/onnxruntime rounding, not for a regression.
-  const insideGain = { "watermark-1-landscape-tiled.jpg": 9, "watermark-2-portrait-centered.jpg": 1.8 };
+  // The engine issue's goal: at least +3 dB inside the watermark regions. Measured
+  // (docs/ENGINE.md): +11.0 dB and +3.5 dB inside; outside −0.3 dB and ±0.
+  const insideGain = { "watermark-1-landscape-tiled.jpg": 9, "watermark-2-portrait-centered.jpg": 3 };
 
   for (const { watermarked, clean } of WATERMARK_FIXTURES) {
     it(`brings ${watermarked} closer to its clean original inside the watermark and leaves the rest`, async () => {
@@ -16,6 +16,9 @@ describe("watermark-remover", () => {
       const score = await scoreWatermarkRemoval(input, out.bytes, await photo(clean));
       expect(score.insideAfter - score.insideBefore).toBeGreaterThan(insideGain[watermarked]);
       expect(score.outsideAfter).toBeGreaterThan(score.outsideBefore - 0.5);
+      // No blotches: over-corrected pixels stay rare (0.04-0.09 %; 0.33 % when stroke pixels
+      // took the nearest opacity instead of the locally dominant one).
+      expect(score.worsened).toBeLessThan(0.0015);
       // Same size, PNG, and the same output for the same input.
       const again = await render(request("watermark-remover", input, { seed: 99 }));
       expect(Buffer.from(again.bytes).equals(Buffer.from(out.bytes))).toBe(true);
