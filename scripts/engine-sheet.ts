@@ -15,6 +15,14 @@ const CELL = 260;
 const LABEL = 220;
 const INPUTS = ["portrait-female-1.jpg", "landscape-1-meadow-cc0.jpg", "pet-1-cat.png"];
 const TWO = ["portrait-female-1.jpg", "portrait-male-1.jpg"];
+/** Effects that need their own inputs (a clean photo is refused by the watermark remover). */
+const OWN_INPUTS: Record<string, string[]> = {
+  "watermark-remover": [
+    "watermark-1-landscape-tiled.jpg",
+    "watermark-2-portrait-centered.jpg",
+    "portrait-female-1.jpg",
+  ],
+};
 
 const escape = (s: string) => s.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!);
 const text = (s: string, w: number, h: number, size = 16) =>
@@ -29,7 +37,7 @@ async function main() {
   const tiles: OverlayOptions[] = [];
   for (const [row, effect] of effects.entries()) {
     tiles.push({ input: text(effect.id, LABEL, CELL), left: 0, top: row * CELL });
-    for (const [col, name] of INPUTS.entries()) {
+    for (const [col, name] of (OWN_INPUTS[effect.id] ?? INPUTS).entries()) {
       const names = effect.input.mode === "together" ? TWO.slice(0, effect.input.max) : [name];
       const images = names.map((n) => ({ bytes: fs.readFileSync(path.join(PHOTOS, n)), mime: "image/jpeg" }));
       let tile: Buffer;
