@@ -1,12 +1,6 @@
 import sharp from "sharp";
-import {
-  decodeRaw,
-  encodePng,
-  firstImage,
-  MAX_SIDE,
-  transformRaw,
-  type EffectOutput,
-} from "../../local/image-io";
+import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../local/image-io";
+import { upscaleCells } from "../../local/pixel-grid";
 import type { RenderRequest } from "../../types";
 
 /**
@@ -67,25 +61,5 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     }
   }
 
-  const k = Math.max(
-    1,
-    Math.min(
-      Math.floor(TARGET_LONG_SIDE / Math.max(cols, rows)),
-      Math.floor(MAX_SIDE / Math.max(cols, rows)),
-    ),
-  );
-  const width = cols * k;
-  const height = rows * k;
-  const out = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    const row = Math.floor(y / k) * cols;
-    for (let x = 0; x < width; x++)
-      outlined.copy(
-        out,
-        (y * width + x) * 3,
-        (row + Math.floor(x / k)) * 3,
-        (row + Math.floor(x / k)) * 3 + 3,
-      );
-  }
-  return encodePng({ data: out, width, height, channels: 3 });
+  return encodePng(upscaleCells(outlined, cols, rows, TARGET_LONG_SIDE));
 }

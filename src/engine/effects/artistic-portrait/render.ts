@@ -1,5 +1,6 @@
 import type { RenderRequest } from "../../types";
 import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
+import { mulberry32 } from "../../local/random";
 
 /**
  * Artistic Portrait: a cinematic grade. A gentle film contrast curve with lifted blacks, a
@@ -16,18 +17,6 @@ export const VIGNETTE_STRENGTH = 0.42;
 const GRAIN_AMPLITUDE = 4.5;
 /** Long side from which grain is clumped over about 2 px (film grain scales with the frame). */
 const CLUMP_FROM = 1400;
-
-/** Small, fast, well-mixed 32-bit PRNG (mulberry32). The same seed gives the same sequence. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
 
 const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
 const smoothstep = (a: number, b: number, v: number): number => {

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { EngineError, type RenderRequest } from "../../types";
 import { decodeRaw, encodePng, firstImage, MAX_SIDE, type EffectOutput } from "../../local/image-io";
+import { uniform } from "../../local/random";
 
 /**
  * Image Outpainting: extends the chosen edges with content synthesised from the photo's own
@@ -36,17 +37,6 @@ export function extension(width: number, height: number, edges: readonly Edge[],
   };
 }
 type Extension = ReturnType<typeof extension>;
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function parseOptions(options: Record<string, unknown>): { edges: Edge[]; amount: number } {
   const raw = Array.isArray(options.edges) ? options.edges : ALL_EDGES;
@@ -378,7 +368,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   }
 
   // Sides first (over the photo's rows), then top and bottom across the whole width.
-  const rand = mulberry32(req.seed);
+  const rand = uniform(req.seed);
   const block = Math.max(6, Math.min(BLOCK, Math.floor(Math.min(cw0, ch0) / 2)));
   const overlap = Math.max(2, Math.round((block * OVERLAP) / BLOCK));
   if (cL) quilt(c, makeView(c, "left", 0, cT, cL + cw0, cT + ch0, cw0), block, overlap, rand);

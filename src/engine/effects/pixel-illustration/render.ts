@@ -1,12 +1,6 @@
 import type { RenderRequest } from "../../types";
-import {
-  decodeRaw,
-  encodePng,
-  firstImage,
-  MAX_SIDE,
-  transformRaw,
-  type EffectOutput,
-} from "../../local/image-io";
+import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../local/image-io";
+import { upscaleCells } from "../../local/pixel-grid";
 
 /**
  * Pixel Illustration: the photo as 8-bit pixel art. A coarse even grid of cells, each cell
@@ -139,27 +133,5 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     cellColour[i * 3 + 2] = p[2];
   }
 
-  // Integer upscale factor so every cell is exactly k x k pixels; long side about 1024, never
-  // above MAX_SIDE. Done by hand: a resampler could blend neighbouring cells at the seams.
-  const k = Math.max(
-    1,
-    Math.min(
-      Math.floor(TARGET_LONG_SIDE / Math.max(cols, rows)),
-      Math.floor(MAX_SIDE / Math.max(cols, rows)),
-    ),
-  );
-  const width = cols * k;
-  const height = rows * k;
-  const out = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    const rowStart = Math.floor(y / k) * cols;
-    for (let x = 0; x < width; x++) {
-      const c = (rowStart + Math.floor(x / k)) * 3;
-      const o = (y * width + x) * 3;
-      out[o] = cellColour[c]!;
-      out[o + 1] = cellColour[c + 1]!;
-      out[o + 2] = cellColour[c + 2]!;
-    }
-  }
-  return encodePng({ data: out, width, height, channels: 3 });
+  return encodePng(upscaleCells(cellColour, cols, rows, TARGET_LONG_SIDE));
 }

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import type { RenderRequest } from "../../types";
 import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
+import { uniform } from "../../local/random";
 import { lookFromPrompt, type Look } from "./look";
 
 /**
@@ -17,18 +18,6 @@ const MASK_SIDE = 160;
 const BANDS = 4;
 
 type RGB = [number, number, number];
-
-/** Small, fast, well-mixed 32-bit PRNG (mulberry32), as a float in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
 const smoothstep = (a: number, b: number, v: number): number => {
@@ -498,7 +487,7 @@ function sparkles(
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const look = lookFromPrompt(req.prompt ?? "");
   const pal = palette(look);
-  const rand = mulberry32((req.seed ^ look.hash) >>> 0);
+  const rand = uniform((req.seed ^ look.hash) >>> 0);
 
   const src = await decodeRaw(firstImage(req), { channels: 3, flatten: true });
   const { width: W, height: H } = src;
