@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { EFFECTS } from "@/core/catalogue";
+import { EFFECTS, operatorOptions } from "@/core/catalogue";
 import { LocalProvider } from "@/engine/local/local-provider";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -34,13 +34,7 @@ async function child(effectId: string) {
   for (const size of SIZES) {
     const bytes = await sharp(base).resize(size.w, size.h, { fit: "fill" }).jpeg({ quality: 90 }).toBuffer();
     const images = effect.input.mode === "together" ? [bytes, bytes].slice(0, effect.input.max) : [bytes];
-    const options = effect.options.parse(
-      effect.optionsForm === "rightsConfirmed"
-        ? { rightsConfirmed: true }
-        : effect.optionsForm === "adultConsent"
-          ? { adultConsent: true }
-          : {},
-    );
+    const options = operatorOptions(effect);
     const times: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t = performance.now();

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp, { type OverlayOptions } from "sharp";
-import { EFFECTS } from "@/core/catalogue";
+import { EFFECTS, operatorOptions } from "@/core/catalogue";
 import { LocalProvider } from "@/engine/local/local-provider";
 import { EngineError } from "@/engine/types";
 
@@ -42,13 +42,7 @@ async function main() {
       const images = names.map((n) => ({ bytes: fs.readFileSync(path.join(PHOTOS, n)), mime: "image/jpeg" }));
       let tile: Buffer;
       try {
-        const options = effect.options.parse(
-          effect.optionsForm === "rightsConfirmed"
-            ? { rightsConfirmed: true }
-            : effect.optionsForm === "adultConsent"
-              ? { adultConsent: true }
-              : {},
-        );
+        const options = operatorOptions(effect);
         const out = await provider.render({
           effectId: effect.id,
           route: "v1",

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { EFFECTS, getEffect } from "@/core/catalogue";
+import { EFFECTS, operatorOptions } from "@/core/catalogue";
 import { LocalProvider } from "@/engine/local/local-provider";
 import { EngineError } from "@/engine/types";
 
@@ -60,10 +60,6 @@ const PEOPLE = [
   "y2k-style-ai",
   "16-bit-video-game-character",
 ];
-const OPTIONS: Record<string, Record<string, unknown>> = {
-  "watermark-remover": { rightsConfirmed: true },
-  "boob-boost-effect": { adultConsent: true },
-};
 
 async function webp(bytes: Uint8Array, file: string) {
   await sharp(bytes)
@@ -97,7 +93,7 @@ async function main() {
       }));
       const started = Date.now();
       try {
-        const options = getEffect(effect.id)!.options.parse(OPTIONS[effect.id] ?? {});
+        const options = operatorOptions(effect);
         const out = await provider.render({
           effectId: effect.id,
           route: "v1",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EFFECTS, getEffect, getEffectByImageType } from "./catalogue";
+import { EFFECTS, getEffect, getEffectByImageType, operatorOptions } from "./catalogue";
 
 const SPEC_IDS = [
   "stylized-stickers",
@@ -71,5 +71,15 @@ describe("effect catalogue", () => {
     expect(getEffect("baby-face-generator")!.input).toMatchObject({ mode: "together", min: 1, max: 2 });
     expect(getEffect("pixel-illustration")!.input).toEqual({ mode: "each" });
     expect(getEffect("pixel-illustration")!.options.safeParse({ surprise: 1 }).success).toBe(false);
+  });
+
+  it("gives the operator's renders (examples, sheet, benchmarks) valid options, consent included", () => {
+    for (const effect of EFFECTS)
+      expect(effect.options.safeParse(operatorOptions(effect)).success).toBe(true);
+    expect(operatorOptions(getEffect("watermark-remover")!)).toMatchObject({ rightsConfirmed: true });
+    expect(operatorOptions(getEffect("boob-boost-effect")!)).toMatchObject({ adultConsent: true });
+    expect(operatorOptions(getEffect("image-outpainting")!)).toEqual(
+      getEffect("image-outpainting")!.options.parse({}),
+    );
   });
 });

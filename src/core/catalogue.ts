@@ -211,3 +211,17 @@ const byImageType = new Map(EFFECTS.map((e) => [e.imageType, e]));
 
 export const getEffect = (id: string): Effect | undefined => byId.get(id);
 export const getEffectByImageType = (imageType: string): Effect | undefined => byImageType.get(imageType);
+
+/**
+ * Options for renders the operator runs on fixture photos (examples, contact sheet,
+ * benchmarks): the defaults, with the confirmation the effect's form asks of a user given.
+ */
+export function operatorOptions(effect: Effect): Record<string, unknown> {
+  const consent =
+    effect.optionsForm === "rightsConfirmed"
+      ? { rightsConfirmed: true }
+      : effect.optionsForm === "adultConsent"
+        ? { adultConsent: true }
+        : {};
+  return effect.options.parse(consent);
+}
