@@ -1,6 +1,6 @@
 import { ApiError, createFalClient, type FalClient } from "@fal-ai/client";
 import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
-import { buildPrompt, PROMPT_TABLE } from "../prompts";
+import { PROMPT_TABLE } from "../prompts";
 import { EngineError, type ImageProvider, type RenderRequest, type RenderResult } from "../types";
 import { ProviderCodes } from "./codes";
 import {
@@ -11,7 +11,8 @@ import {
   sleep,
   type RetryPolicy,
 } from "./http";
-import { decodeDataUri, inputSize, MAX_OUTPUT_BYTES, readOutputImage } from "./images";
+import { decodeDataUri, MAX_OUTPUT_BYTES, readOutputImage } from "./images";
+import { promptFor } from "./prompt-for";
 import type { FalWebhookHub } from "./fal-webhook";
 
 /**
@@ -102,14 +103,7 @@ export class FalProvider implements ImageProvider {
 
   async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
     const model = this.modelFor(request.route);
-    const size = request.images[0] ? await inputSize(request.images[0].bytes) : undefined;
-    const prompt = buildPrompt({
-      effectId: request.effectId,
-      options: request.options,
-      mood: request.prompt,
-      imageCount: request.images.length,
-      inputSize: size,
-    });
+    const prompt = await promptFor(request);
     const lifecycle = { expiresIn: this.storageTtlSeconds };
 
     const submitted = await this.call(async () => {

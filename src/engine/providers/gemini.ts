@@ -1,10 +1,11 @@
 import { ApiError, GoogleGenAI, Modality, type GenerateContentResponse } from "@google/genai";
 import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
-import { buildPrompt, PROMPT_TABLE } from "../prompts";
+import { PROMPT_TABLE } from "../prompts";
 import { EngineError, type ImageProvider, type RenderRequest, type RenderResult } from "../types";
 import { ProviderCodes, type ProviderReason } from "./codes";
 import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, type RetryPolicy } from "./http";
-import { inputSize, readOutputImage } from "./images";
+import { readOutputImage } from "./images";
+import { promptFor } from "./prompt-for";
 
 /**
  * Google's Nano Banana image models through @google/genai (the Gemini API): the images
@@ -142,14 +143,7 @@ export class GeminiProvider implements ImageProvider {
 
   async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
     const model = this.modelFor(request.route);
-    const size = request.images[0] ? await inputSize(request.images[0].bytes) : undefined;
-    const prompt = buildPrompt({
-      effectId: request.effectId,
-      options: request.options,
-      mood: request.prompt,
-      imageCount: request.images.length,
-      inputSize: size,
-    });
+    const prompt = await promptFor(request);
     let response: GenerateContentResponse;
     try {
       response = await this.ai.models.generateContent({
