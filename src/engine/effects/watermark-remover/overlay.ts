@@ -41,7 +41,7 @@ const MODE_RADIUS = 15; // px over which a stroke's opacity is decided by majori
 /** Fewest overlaid pixels (share of the image) that count as a watermark. */
 const MIN_SHARE = 0.001;
 /**
- * Least peak (see {@link Overlay.peak}) that counts as one overlay opacity. The fixtures'
+ * Least peak (share of the estimates at the dominant opacity) that counts as one overlay opacity. The fixtures'
  * watermarks measure 0.43-0.51 from 1333 px wide; clean fixture photos at most 0.36 (at a
  * plausible opacity, at 1000 and 1920 px).
  */
@@ -50,20 +50,10 @@ const MIN_PEAK = 0.38;
 const PLAUSIBLE = [0.35, 0.85] as const;
 
 export interface Overlay {
-  /** The overlay's opacity. */
-  alpha: number;
-  /** Whether this is an overlay at all (enough overlaid pixels at one clear opacity). */
+  /** Whether there is an overlay at all (enough overlaid pixels at one clear opacity). */
   found: boolean;
   /** Per pixel, the opacity to remove (0 where the photo is left alone). */
   perPixel: Float32Array;
-  /** Share of the image's pixels that are overlaid. */
-  share: number;
-  /**
-   * Share of the opacity estimates that fall at the dominant opacity: an overlay blended at
-   * one opacity makes a sharp peak; bright texture (and any grey photo, whose channels always
-   * agree) spreads out.
-   */
-  peak: number;
 }
 
 /** Estimates the white overlay of RGB pixels; `textProbability` is the detector's map. */
@@ -141,6 +131,8 @@ export async function findWhiteOverlay(
     inRange += histogram[k]!;
     if (Math.abs(k - mode) <= PEAK_WIDTH) atPeak += histogram[k]!;
   }
+  // Share of the estimates at the dominant opacity: an overlay blended at one opacity makes
+  // a sharp peak; bright texture (and any grey photo, whose channels always agree) spreads out.
   const peak = inRange ? atPeak / inRange : 0;
   // A second opacity counts when it is a peak of its own, away from the first: a mark can be
   // blended unevenly, or a second mark (a credit line) at another opacity.
@@ -164,14 +156,12 @@ export async function findWhiteOverlay(
   const own = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     if (estimate[i]! < 0) continue;
-    for (const m of modes)
-      if (
-        Math.abs(estimate[i]! - m) < ALPHA_TOLERANCE &&
-        (!core[i] || Math.abs(estimate[i]! - m) < Math.abs(estimate[i]! - own[i]!))
-      ) {
-        core[i] = 1;
-        own[i] = m;
-      }
+    const e = estimate[i]!;
+    let nearest = modes[0]!;
+    for (const m of modes) if (Math.abs(e - m) < Math.abs(e - nearest)) nearest = m;
+    if (Math.abs(e - nearest) >= ALPHA_TOLERANCE) continue;
+    core[i] = 1;
+    own[i] = nearest;
   }
 
   // (4) Strokes, not specks; (5) near detected text.
@@ -266,7 +256,7 @@ export async function findWhiteOverlay(
   // A mode at either end of the range is the tail of texture or highlights, not a peak.
   const plausible = alpha >= PLAUSIBLE[0] && alpha <= PLAUSIBLE[1];
   const found = share >= MIN_SHARE && peak >= MIN_PEAK && plausible;
-  return { alpha, found, perPixel, share, peak };
+  return { found, perPixel };
 }
 
 /** Removes a white overlay: C = (I − a·255) / (1 − a), per pixel. */
