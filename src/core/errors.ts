@@ -50,8 +50,6 @@ export const Messages = {
   insufficientCredits: "Insufficient credits",
   generationFailed: "Image generation failed",
   timeout: "Generation timeout. Please try again.",
-  notAvailableYet: (title: string) =>
-    `The ${title} effect is not available yet on this server's local engine. Your credits have been refunded.`,
 } as const;
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -2,13 +2,15 @@ import { createHash } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/adapters/db/client";
+import type { ObjectStorage } from "@/adapters/storage/types";
+import type { EngineImage } from "@/engine/types";
 import { task, taskInput } from "@/adapters/db/schema";
 import { getEffectByImageType, MOOD_PROMPT_MAX, type Effect } from "./catalogue";
 import { spendCreditsTx } from "./credits";
 import { AppError, Messages } from "./errors";
 import { newId, newSeed } from "./ids";
 import type { SubmitGate } from "./submit-gate";
-import { requireOwnUploads, parseUploadUrls } from "./uploads";
+import { parseUploadUrls, readUploads, requireOwnUploads } from "./uploads";
 
 /** The spec's submit payload, plus our `options` object. */
 export const submitPayloadSchema = z.object({
@@ -28,9 +30,38 @@ export const submitPayloadSchema = z.object({
 });
 export type SubmitPayload = z.input<typeof submitPayloadSchema>;
 
+/**
+ * An effect's input rules beyond the catalogue's (a face found, facing the camera...),
+ * checked on the images themselves before any credit is charged. The engine implements
+ * it (in its worker threads); `check` rejects with an {@link InputRefusal}.
+ */
+export interface InputRules {
+  /** Whether the effect has such rules (others skip reading their images). */
+  appliesTo(effectId: string): boolean;
+  check(request: {
+    effectId: string;
+    images: EngineImage[];
+    options: Record<string, unknown>;
+    prompt: string;
+  }): Promise<void>;
+}
+
+/** What InputRules.check rejects with: the user's reason and its message code. */
+export class InputRefusal extends Error {
+  constructor(
+    readonly reason: string,
+    readonly code: string,
+  ) {
+    super(reason);
+    this.name = "InputRefusal";
+  }
+}
+
 export interface SubmitDeps {
   db: Db;
   gate: SubmitGate;
+  storage: ObjectStorage;
+  inputRules: InputRules;
   /** Origins whose absolute upload URLs are accepted (our own). */
   allowedOrigins: string[];
   taskTimeoutSeconds: number;
@@ -160,6 +191,18 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
     hostname: input.hostname,
   });
   await requireOwnUploads(deps.db, input.userId, uploadIds);
+  if (deps.inputRules.appliesTo(effect.id)) {
+    for (const group of groups) {
+      const images = await readUploads(deps.db, deps.storage, group);
+      try {
+        await deps.inputRules.check({ effectId: effect.id, images, options: options.data, prompt });
+      } catch (err) {
+        if (!(err instanceof InputRefusal)) throw err;
+        // Nothing is charged or written; the same wording as the render's refusal.
+        throw new AppError("VALIDATION", err.reason, { code: err.code }, { key: `input_${err.code}` });
+      }
+    }
+  }
 
   const totalCredits = effect.credits * planned.length;
   const deadlineAt = new Date(Date.now() + deps.taskTimeoutSeconds * 1000);

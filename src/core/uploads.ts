@@ -118,14 +118,37 @@ export async function requireOwnUploads(db: Db, userId: string, ids: string[]) {
         .from(upload)
         .where(and(inArray(upload.id, unique), eq(upload.userId, userId), isNull(upload.deletedAt)))
     : [];
-  if (rows.length !== unique.length) {
-    throw new AppError(
-      "BAD_REQUEST",
-      "An image is not one of your uploads or is no longer available (originals are deleted after use). Please upload it again.",
-      undefined,
-      { key: "uploadGone" },
-    );
+  if (rows.length !== unique.length) throw uploadGone();
+}
+
+const uploadGone = () =>
+  new AppError(
+    "BAD_REQUEST",
+    "An image is not one of your uploads or is no longer available (originals are deleted after use). Please upload it again.",
+    undefined,
+    { key: "uploadGone" },
+  );
+
+/** The bytes of live uploads, in the order asked (their ownership already checked). */
+export async function readUploads(
+  db: Db,
+  storage: ObjectStorage,
+  ids: string[],
+): Promise<Array<{ bytes: Uint8Array; mime: string }>> {
+  const rows = ids.length
+    ? await db
+        .select({ id: upload.id, storageKey: upload.storageKey, mime: upload.mime })
+        .from(upload)
+        .where(and(inArray(upload.id, ids), isNull(upload.deletedAt)))
+    : [];
+  const images: Array<{ bytes: Uint8Array; mime: string }> = [];
+  for (const id of ids) {
+    const row = rows.find((r) => r.id === id);
+    const bytes = row ? await storage.get(row.storageKey) : null;
+    if (!row || !bytes) throw uploadGone();
+    images.push({ bytes, mime: row.mime });
   }
+  return images;
 }
 
 /** Finds a live upload for its owner (or for a verified signed URL when userId is null). */

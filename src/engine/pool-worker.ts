@@ -1,8 +1,10 @@
 /**
- * Runs in a worker thread of the engine pool: renders one request with the local engine.
+ * Runs in a worker thread of the engine pool: renders one request with the local engine,
+ * or checks a request's input rules before it is charged (the named export `check`).
  * EngineErrors cross the thread boundary as plain data ({engineError: {reason, retryable}}),
  * since class identity does not survive structured cloning.
  */
+import { LOCAL_INPUT_CHECKS } from "./effects/registry";
 import { LocalProvider } from "./local/local-provider";
 import { EngineError, type RenderRequest, type RenderResult } from "./types";
 
@@ -10,17 +12,30 @@ const provider = new LocalProvider();
 /** Test knob (fault tests kill a worker mid-render): a pause before each render. Default 0. */
 const debugDelayMs = Number(process.env.ENGINE_DEBUG_DELAY_MS ?? 0);
 
-export type WorkerAnswer =
-  | { ok: true; result: RenderResult }
-  | { ok: false; engineError: { reason: string; retryable: boolean; code: string } };
+type Refusal = { ok: false; engineError: { reason: string; retryable: boolean; code: string } };
+export type WorkerAnswer = { ok: true; result: RenderResult } | Refusal;
+export type CheckAnswer = { ok: true } | Refusal;
+
+function refusal(err: unknown): Refusal {
+  if (err instanceof EngineError)
+    return { ok: false, engineError: { reason: err.reason, retryable: err.retryable, code: err.code } };
+  throw err;
+}
 
 export default async function renderInWorker(request: RenderRequest): Promise<WorkerAnswer> {
   try {
     if (debugDelayMs > 0) await new Promise((r) => setTimeout(r, debugDelayMs));
     return { ok: true, result: await provider.render(request) };
   } catch (err) {
-    if (err instanceof EngineError)
-      return { ok: false, engineError: { reason: err.reason, retryable: err.retryable, code: err.code } };
-    throw err;
+    return refusal(err);
+  }
+}
+
+export async function check(request: RenderRequest): Promise<CheckAnswer> {
+  try {
+    await LOCAL_INPUT_CHECKS[request.effectId]?.(request);
+    return { ok: true };
+  } catch (err) {
+    return refusal(err);
   }
 }

@@ -26,18 +26,37 @@ describe("engine pool (worker threads)", () => {
     expect(got.equals(want)).toBe(true);
   });
 
-  it("turns a refusal inside the worker into an EngineError with its reason", async () => {
-    const err = await pool
-      .render({
-        effectId: "stylized-stickers",
-        route: "v1",
-        images: [{ bytes: cat, mime: "image/png" }],
-        options: {},
-        prompt: "",
-        seed: 1,
-      })
-      .catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(EngineError);
-    expect((err as EngineError).reason).toMatch(/not available yet/);
-  });
+  it("turns a refusal inside the worker into an EngineError with its reason and code", async () => {
+    const request = {
+      effectId: "studio-portrait",
+      route: "v1" as const,
+      images: [{ bytes: cat, mime: "image/png" }],
+      options: {},
+      prompt: "",
+      seed: 1,
+    };
+    for (const run of [() => pool.render(request), () => pool.check(request)]) {
+      const err = await run().catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(EngineError);
+      expect((err as EngineError).reason).toMatch(/No face was found/);
+      expect((err as EngineError).code).toBe("noFace");
+    }
+  }, 60_000);
+
+  it("passes the input check of an effect without input rules, and of a photo that meets them", async () => {
+    const portrait = fs.readFileSync(
+      path.resolve(__dirname, "../../tests/fixtures/photos/portrait-male-2.jpg"),
+    );
+    const base = { route: "v1" as const, options: {}, prompt: "", seed: 1 };
+    await pool.check({
+      ...base,
+      effectId: "inverted-face-filter",
+      images: [{ bytes: cat, mime: "image/png" }],
+    });
+    await pool.check({
+      ...base,
+      effectId: "studio-portrait",
+      images: [{ bytes: portrait, mime: "image/jpeg" }],
+    });
+  }, 60_000);
 });

@@ -1,11 +1,13 @@
 import path from "node:path";
 import { Piscina } from "piscina";
-import type { WorkerAnswer } from "./pool-worker";
+import type { CheckAnswer, WorkerAnswer } from "./pool-worker";
 import { EngineError, type RenderRequest, type RenderResult } from "./types";
 
 /** Renders off the web server's event loop, in worker threads. */
 export interface EnginePool {
   render(req: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
+  /** Checks the request's input rules (effects' rules.ts); rejects with their EngineError. */
+  check(req: RenderRequest): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,14 +33,16 @@ export function createEnginePool(opts: { threads: number }): EnginePool {
         if (signal?.aborted) throw new EngineError("The render was cancelled at the task's deadline.", true);
         throw err;
       }
-      if (!answer.ok)
-        throw new EngineError(
-          answer.engineError.reason,
-          answer.engineError.retryable,
-          answer.engineError.code,
-        );
+      if (!answer.ok) throw refusal(answer.engineError);
       return answer.result;
+    },
+    async check(req) {
+      const answer = (await pool.run(req, { name: "check" })) as CheckAnswer;
+      if (!answer.ok) throw refusal(answer.engineError);
     },
     close: () => pool.destroy(),
   };
 }
+
+const refusal = (e: { reason: string; retryable: boolean; code: string }) =>
+  new EngineError(e.reason, e.retryable, e.code);

@@ -12,6 +12,7 @@ import { resolveAuthSecret } from "@/config/secret";
 import { grantSignupCredits } from "@/core/credits";
 import { UrlSigner } from "@/core/signed-urls";
 import { PlanGate, type SubmitGate } from "@/core/submit-gate";
+import type { InputRules } from "@/core/submit";
 import { AltchaBotCheck } from "@/adapters/botcheck/altcha";
 import { TurnstileBotCheck } from "@/adapters/botcheck/turnstile";
 import { DbUsedTokenStore, RedisUsedTokenStore, type UsedTokenStore } from "@/adapters/botcheck/used-tokens";
@@ -31,6 +32,7 @@ import {
 } from "@/core/tasks";
 import { ImageRefusedError, sweepStaleUploads, type ImageSanitizer } from "@/core/uploads";
 import { createEnginePool, type EnginePool } from "@/engine/pool";
+import { poolInputRules } from "@/engine/input-rules";
 import type { FalWebhookHub } from "@/engine/providers/fal-webhook";
 import { createRenderer } from "@/engine/providers/setup";
 import { sanitizeUpload, UploadRejectedError } from "@/engine/sanitize-upload";
@@ -70,6 +72,8 @@ export interface Services {
   signer: UrlSigner;
   sanitizer: ImageSanitizer;
   gate: SubmitGate;
+  /** Effects' input rules (faces...), checked before submit charges. */
+  inputRules: InputRules;
   pricing: Pricing;
   botCheck: BotCheck;
   /** Set when the bot-check is ALTCHA (it serves challenges). */
@@ -197,6 +201,12 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     log: (level, msg, extra) => log[level](extra ?? {}, msg),
   });
   const renderer: Renderer = engine.renderer;
+  // Input rules run where the models live: the render pool, or (a web process in
+  // scale-out, or tests with their own renderer) one thread started on first need.
+  let checkPool: EnginePool | undefined;
+  const inputRules: InputRules = poolInputRules(
+    () => pool ?? (checkPool ??= createEnginePool({ threads: 1 })),
+  );
 
   const onJobError = (taskId: string, err: unknown) =>
     log.error({ taskId, err: String(err) }, "task job failed");
@@ -281,6 +291,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     signer,
     sanitizer,
     gate,
+    inputRules,
     pricing,
     botCheck,
     altcha,
@@ -297,6 +308,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       if (timer) clearInterval(timer);
       await queue.close(graceMs);
       await pool?.close();
+      await checkPool?.close();
       await events.close();
       await redis?.quit().catch(() => {});
       await database.close();

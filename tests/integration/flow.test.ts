@@ -230,19 +230,53 @@ describe("generation flow (Postgres)", () => {
     expect((await bob.fetch(done.body.data.imageUrl!)).status).toBe(404);
   });
 
-  it("fails an effect the engine cannot render yet with a clear reason and a refund", async () => {
+  it("refuses, before charging anything, a photo that breaks a people effect's input rule", async () => {
     const user = await signUp(server);
+    const up = await user.upload(fixture("landscape-1-meadow-cc0.jpg"), "meadow.jpg", "image/jpeg");
+    const res = await submit(user, {
+      image_urls: [up.body.url],
+      imageType: "nano-banana-lora-studio-portrait",
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      message: "No face was found in this photo. Please upload a clear portrait.",
+      messageKey: "input_noFace",
+    });
+    // Nothing charged, no task written, and the upload stays for another effect.
+    expect((await user.json("/api/credits")).body).toEqual({ balance: 10 });
+    expect(await ledgerSum(server.services.db, user.id)).toBe(10);
+    expect((await user.json<{ images: unknown[] }>("/api/images")).body.images).toHaveLength(0);
+    expect(await countLiveUploads(server.services.db, user.id)).toBe(1);
+
+    // A portrait passes the same check and is charged once.
+    const portrait = await user.upload(fixture("portrait-male-2.jpg"), "me.jpg", "image/jpeg");
+    const ok = await submit(user, {
+      image_urls: [portrait.body.url],
+      imageType: "nano-banana-lora-studio-portrait",
+    });
+    expect(ok.status).toBe(200);
+    expect((await waitForTask(user, ok.body.data!.taskIds[0]!)).body.code).toBe(1);
+    expect((await user.json("/api/credits")).body).toEqual({ balance: 8 });
+  });
+
+  it("refunds a render the engine refuses, with its reason", async () => {
+    const user = await signUp(server);
+    // A clean photo: the watermark remover finds nothing to remove (found only by rendering).
     const up = await user.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
     const res = await submit(user, {
       image_urls: [up.body.url],
-      imageType: "nano-banana-lora-stylized-stickers",
+      imageType: "nano-banana-lora-watermark-remover",
+      options: { rightsConfirmed: true },
     });
     expect(res.status).toBe(200);
     const done = await waitForTask(user, res.body.data!.taskIds[0]!);
-    expect(done.body).toMatchObject({ code: 2, status: 2, data: { imageUrl: null } });
-    expect(done.body.failedReason).toMatch(/not available yet/);
-    expect(done.body).toMatchObject({ failedCode: "notAvailable" });
-    expect(done.body.failedReason).toMatch(/refunded/);
+    expect(done.body).toMatchObject({
+      code: 2,
+      status: 2,
+      data: { imageUrl: null },
+      failedCode: "noWatermark",
+    });
+    expect(done.body.failedReason).toMatch(/No watermark.*refunded/);
     expect((await user.json("/api/credits")).body).toEqual({ balance: 10 });
     expect(await ledgerSum(server.services.db, user.id)).toBe(10);
     await expect.poll(() => countLiveUploads(server.services.db, user.id)).toBe(0);

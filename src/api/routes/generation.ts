@@ -35,6 +35,8 @@ export function generationRoutes() {
         {
           db: s.database.db,
           gate: s.gate,
+          storage: s.storage,
+          inputRules: s.inputRules,
           allowedOrigins: s.allowedOrigins,
           taskTimeoutSeconds: s.env.TASK_TIMEOUT_SECONDS,
           onCreated: async (tasks) => {

@@ -8,6 +8,8 @@ import { render as imageOutpainting } from "./image-outpainting/render";
 import { render as imageRestoration } from "./image-restoration/render";
 import { render as linkedInProfilePhoto } from "./linkedIn-profile-photo-generator/render";
 import { render as studioPortrait } from "./studio-portrait/render";
+import { check as studioPortraitCheck } from "./studio-portrait/rules";
+import { check as linkedInProfilePhotoCheck } from "./linkedIn-profile-photo-generator/rules";
 import { render as y2kStyle } from "./y2k-style-ai/render";
 import { render as imageToLineDrawing } from "./image-to-line-drawing/render";
 import { render as invertedFaceFilter } from "./inverted-face-filter/render";
@@ -31,4 +33,16 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "studio-portrait": studioPortrait,
   "linkedIn-profile-photo-generator": linkedInProfilePhoto,
   "watermark-remover": watermarkRemover,
+};
+
+export type InputCheck = (req: RenderRequest) => Promise<void>;
+
+/**
+ * Input rules checked before any credit is charged (faces found, facing the camera...).
+ * Each rejects with the same EngineError its render would; effects without rules beyond
+ * the catalogue's are absent.
+ */
+export const LOCAL_INPUT_CHECKS: Readonly<Record<string, InputCheck>> = {
+  "studio-portrait": studioPortraitCheck,
+  "linkedIn-profile-photo-generator": linkedInProfilePhotoCheck,
 };

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "../../types";
 import { detectFaces } from "../../vision/human";
 import { photo, raw, request } from "../test-utils";
-import { BACKGROUND, OUTPUT, render, requireOneFrontalFace } from "./render";
+import { requireFrontal } from "../face-rules";
+import { BACKGROUND, OUTPUT, render } from "./render";
 
 const refusal = async (bytes: Buffer) => {
   const err = await render(request("linkedIn-profile-photo-generator", bytes)).catch((e) => e);
@@ -45,7 +46,7 @@ describe("linkedIn-profile-photo-generator", () => {
   it("refuses a face turned too far from frontal (yaw or pitch past about 20 degrees)", async () => {
     const { faces } = await detectFaces(await photo("portrait-male-2.jpg"));
     const frontal = faces[0]!;
-    expect(requireOneFrontalFace([frontal])).toBe(frontal);
+    expect(requireFrontal(frontal)).toBe(frontal);
     for (const rotation of [
       { yaw: 0.6, pitch: 0, roll: 0 },
       { yaw: -0.5, pitch: 0, roll: 0 },
@@ -53,7 +54,7 @@ describe("linkedIn-profile-photo-generator", () => {
     ]) {
       let code: string | undefined;
       try {
-        requireOneFrontalFace([{ ...frontal, rotation }]);
+        requireFrontal({ ...frontal, rotation });
       } catch (e) {
         code = (e as EngineError).code;
       }

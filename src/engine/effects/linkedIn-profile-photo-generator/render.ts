@@ -1,62 +1,24 @@
 import sharp from "sharp";
-import { detectFaces, personMatte, type Face } from "../../vision/human";
-import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
-import { EngineError, type RenderRequest } from "../../types";
+import { personMatte } from "../../vision/human";
+import { encodePng, type EffectOutput } from "../../local/image-io";
+import type { RenderRequest } from "../../types";
+import { inspect } from "./rules";
 
 /**
- * LinkedIn profile photo: checks the source (at least 50 px, exactly one face, facing the
- * camera), then crops a square headshot with the face at about 60 % of the frame's height,
+ * LinkedIn profile photo: checks the source (rules.ts: at least 50 px, exactly one face,
+ * facing the camera), then crops a square headshot with the face at about 60 % of the frame's height,
  * puts the person on a solid neutral background, tidies light and colour, and tones the
  * clothing towards dark business wear.
  */
-export const MIN_SIDE = 50;
 export const FACE_SHARE = 0.6;
 export const MAX_FACE_SHARE = 0.7;
-/** Turned further than this (radians, about 20 degrees) is not frontal. */
-export const MAX_TURN = 0.35;
 export const OUTPUT = 800;
 export const BACKGROUND: readonly [number, number, number] = [216, 221, 228];
 
-/** The source's face rules: exactly one face, facing the camera. Returns that face. */
-export function requireOneFrontalFace(faces: Face[]): Face {
-  if (faces.length === 0)
-    throw new EngineError(
-      "No face was found in this photo. Please upload a clear portrait.",
-      false,
-      "noFace",
-    );
-  if (faces.length > 1) {
-    throw new EngineError(
-      "This photo shows several faces. Please upload a photo of just you.",
-      false,
-      "severalFaces",
-    );
-  }
-  const face = faces[0]!;
-  if (Math.abs(face.rotation.yaw) > MAX_TURN || Math.abs(face.rotation.pitch) > MAX_TURN) {
-    throw new EngineError(
-      "The face is turned away from the camera. Please upload a photo facing forward.",
-      false,
-      "notFrontal",
-    );
-  }
-  return face;
-}
-
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const bytes = firstImage(req);
-  const meta = await sharp(Buffer.from(bytes)).metadata();
-  if (Math.min(meta.width ?? 0, meta.height ?? 0) < MIN_SIDE) {
-    throw new EngineError(
-      `The photo is too small: it needs to be at least ${MIN_SIDE} pixels on each side.`,
-      false,
-      "tooSmall",
-    );
-  }
-  const src = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: 1600 });
+  const { src, face } = await inspect(req);
   const { width, height } = src;
-  const [{ faces }, matte] = await Promise.all([detectFaces(src), personMatte(src, "selfie")]);
-  const face = requireOneFrontalFace(faces);
+  const matte = await personMatte(src, "selfie");
 
   // Composite: the person over the neutral background, clothing toned to dark business wear.
   const [fx, fy, fw, fh] = face.box;

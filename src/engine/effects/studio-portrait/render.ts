@@ -1,6 +1,7 @@
-import { detectFaces, personMatte } from "../../vision/human";
-import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
-import { EngineError, type RenderRequest } from "../../types";
+import { personMatte } from "../../vision/human";
+import { encodePng, type EffectOutput } from "../../local/image-io";
+import type { RenderRequest } from "../../types";
+import { inspect } from "./rules";
 
 /**
  * Studio Portrait: the person on a black background, clothing darkened to a black t-shirt,
@@ -10,17 +11,9 @@ import { EngineError, type RenderRequest } from "../../types";
 export const KEY_LIGHT = { left: 1.2, right: 0.42 } as const;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const bytes = firstImage(req);
-  const src = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: 1600 });
+  const { src, face } = await inspect(req);
   const { width, height } = src;
-  const [{ faces }, matte] = await Promise.all([detectFaces(src), personMatte(src, "selfie")]);
-  const face = faces[0];
-  if (!face)
-    throw new EngineError(
-      "No face was found in this photo. Please upload a clear portrait.",
-      false,
-      "noFace",
-    );
+  const matte = await personMatte(src, "selfie");
 
   // Reference colours: the face's skin (centre of the face box) and the hair (just above it).
   const cbcr = (r: number, g: number, b: number): [number, number] => [

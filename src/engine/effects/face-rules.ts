@@ -1,0 +1,76 @@
+import sharp from "sharp";
+import { decodeRaw, firstImage, type RawImage } from "../local/image-io";
+import { EngineError, type RenderRequest } from "../types";
+import { detectFaces, type Face } from "../vision/human";
+
+/**
+ * The people effects' input rules, shared so that every effect words a refusal the same
+ * way and the pre-charge check (effects' `rules.ts`) and the render agree: both run the
+ * same decode and the same detector on the same pixels.
+ */
+
+/** Working size of the people effects: faces are found on these pixels. */
+export const PEOPLE_MAX_SIDE = 1600;
+
+/** A photo's upright RGB pixels at the people effects' working size. */
+export function decodePortrait(bytes: Uint8Array): Promise<RawImage> {
+  return decodeRaw(bytes, { channels: 3, flatten: true, maxSide: PEOPLE_MAX_SIDE });
+}
+
+/** The request's first image decoded, with its faces (largest first). */
+export async function facesOfFirstImage(req: RenderRequest): Promise<{ src: RawImage; faces: Face[] }> {
+  const src = await decodePortrait(firstImage(req));
+  const { faces } = await detectFaces(src);
+  return { src, faces };
+}
+
+export function noFaceError(): EngineError {
+  return new EngineError("No face was found in this photo. Please upload a clear portrait.", false, "noFace");
+}
+
+/** At least one face; returns the largest. */
+export function requireFace(faces: Face[]): Face {
+  const face = faces[0];
+  if (!face) throw noFaceError();
+  return face;
+}
+
+/** Exactly one face. */
+export function requireOneFace(faces: Face[]): Face {
+  const face = requireFace(faces);
+  if (faces.length > 1) {
+    throw new EngineError(
+      "This photo shows several faces. Please upload a photo of just you.",
+      false,
+      "severalFaces",
+    );
+  }
+  return face;
+}
+
+/** Turned further than this (radians, about 20 degrees) is not frontal. */
+export const MAX_TURN = 0.35;
+
+/** The face looks at the camera (yaw and pitch within {@link MAX_TURN}). */
+export function requireFrontal(face: Face): Face {
+  if (Math.abs(face.rotation.yaw) > MAX_TURN || Math.abs(face.rotation.pitch) > MAX_TURN) {
+    throw new EngineError(
+      "The face is turned away from the camera. Please upload a photo facing forward.",
+      false,
+      "notFrontal",
+    );
+  }
+  return face;
+}
+
+/** The encoded image is at least `min` pixels on each side (read from its header). */
+export async function requireMinSide(bytes: Uint8Array, min: number): Promise<void> {
+  const meta = await sharp(Buffer.from(bytes)).metadata();
+  if (Math.min(meta.width ?? 0, meta.height ?? 0) < min) {
+    throw new EngineError(
+      `The photo is too small: it needs to be at least ${min} pixels on each side.`,
+      false,
+      "tooSmall",
+    );
+  }
+}

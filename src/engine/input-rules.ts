@@ -1,0 +1,23 @@
+import { InputRefusal, type InputRules } from "@/core/submit";
+import { LOCAL_INPUT_CHECKS } from "./effects/registry";
+import type { EnginePool } from "./pool";
+import { EngineError } from "./types";
+
+/**
+ * The effects' input rules (their rules.ts), run in engine worker threads so the models
+ * they need load there, once, and never block the web server's event loop. `pool` is
+ * called on the first check: a process that never sees a people effect starts no thread.
+ */
+export function poolInputRules(pool: () => EnginePool): InputRules {
+  return {
+    appliesTo: (effectId) => effectId in LOCAL_INPUT_CHECKS,
+    async check({ effectId, images, options, prompt }) {
+      try {
+        await pool().check({ effectId, route: "v1", images, options, prompt, seed: 0 });
+      } catch (err) {
+        if (err instanceof EngineError && !err.retryable) throw new InputRefusal(err.reason, err.code);
+        throw err;
+      }
+    },
+  };
+}
