@@ -84,4 +84,5 @@ export async function scoreWatermarkRemoval(
 export const WATERMARK_FIXTURES = [
   { watermarked: "watermark-1-landscape-tiled.jpg", clean: "landscape-1-meadow-cc0.jpg" },
   { watermarked: "watermark-2-portrait-centered.jpg", clean: "portrait-male-1.jpg" },
+  { watermarked: "watermark-3-logo-corner.jpg", clean: "portrait-male-2.jpg" },
 ] as const;

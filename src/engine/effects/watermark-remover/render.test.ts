@@ -5,9 +5,15 @@ import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "./measure";
 import { render } from "./render";
 
 describe("watermark-remover", () => {
-  // The engine issue's goal: at least +3 dB inside the watermark regions. Measured
-  // (docs/ENGINE.md): +11.0 dB and +3.5 dB inside; outside −0.3 dB and ±0.
-  const insideGain = { "watermark-1-landscape-tiled.jpg": 9, "watermark-2-portrait-centered.jpg": 3 };
+  // The engine issue's goal: at least +3 dB inside the watermark regions of watermark-1 and -2.
+  // Measured (docs/ENGINE.md): +11.0 dB and +3.7 dB inside; outside −0.3 dB and ±0.
+  const insideGain = {
+    "watermark-1-landscape-tiled.jpg": 9,
+    "watermark-2-portrait-centered.jpg": 3,
+    // A logo without text: only its star is found (the detector takes it for a glyph); the
+    // ring is missed (docs/ENGINE.md). Held here so it cannot get worse unnoticed.
+    "watermark-3-logo-corner.jpg": 1.5,
+  };
 
   for (const { watermarked, clean } of WATERMARK_FIXTURES) {
     it(`brings ${watermarked} closer to its clean original inside the watermark and leaves the rest`, async () => {
