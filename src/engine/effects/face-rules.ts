@@ -12,14 +12,17 @@ import { detectFaces, type Face } from "../vision/human";
 /** Working size of the people effects: faces are found on these pixels. */
 export const PEOPLE_MAX_SIDE = 1600;
 
-/** A photo's upright RGB pixels at the people effects' working size. */
-export function decodePortrait(bytes: Uint8Array): Promise<RawImage> {
-  return decodeRaw(bytes, { channels: 3, flatten: true, maxSide: PEOPLE_MAX_SIDE });
+/** A photo's upright RGB pixels at an effect's working size (the people effects' by default). */
+export function decodePortrait(bytes: Uint8Array, maxSide = PEOPLE_MAX_SIDE): Promise<RawImage> {
+  return decodeRaw(bytes, { channels: 3, flatten: true, maxSide });
 }
 
-/** The request's first image decoded, with its faces (largest first). */
-export async function facesOfFirstImage(req: RenderRequest): Promise<{ src: RawImage; faces: Face[] }> {
-  const src = await decodePortrait(firstImage(req));
+/** The request's first image decoded at the effect's working size, with its faces (largest first). */
+export async function facesOfFirstImage(
+  req: RenderRequest,
+  maxSide = PEOPLE_MAX_SIDE,
+): Promise<{ src: RawImage; faces: Face[] }> {
+  const src = await decodePortrait(firstImage(req), maxSide);
   const { faces } = await detectFaces(src);
   return { src, faces };
 }

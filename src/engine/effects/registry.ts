@@ -6,6 +6,17 @@ import { render as bustEnhancement } from "./boob-boost-effect/render";
 import { check as bustEnhancementCheck } from "./boob-boost-effect/rules";
 import { render as hugMyYoungerSelf } from "./hug-my-younger-self/render";
 import { check as hugMyYoungerSelfCheck } from "./hug-my-younger-self/rules";
+import { render as threeDCaricature } from "./3d-caricature/render";
+import { check as threeDCaricatureCheck } from "./3d-caricature/rules";
+import { render as threeDFigure } from "./3d-finger/render";
+import { check as threeDFigureCheck } from "./3d-finger/rules";
+import { render as emojiIcon } from "./emoji-icon/render";
+import { check as emojiIconCheck } from "./emoji-icon/rules";
+import { render as hairStyleGenerator } from "./hair-style-generator/render";
+import { check as hairCheck } from "./hair-style-generator/rules";
+import { render as pixieCutFilter } from "./pixie-cut-filter/render";
+import { render as stylizedStickers } from "./stylized-stickers/render";
+import { check as stylizedStickersCheck } from "./stylized-stickers/rules";
 import { render as sixteenBitCharacter } from "./16-bit-video-game-character/render";
 import { render as artisticPortrait } from "./artistic-portrait/render";
 import { render as coloringPage } from "./coloring-page/render";
@@ -42,6 +53,12 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "boob-boost-effect": bustEnhancement,
   "baby-face-generator": babyFaceGenerator,
   "hug-my-younger-self": hugMyYoungerSelf,
+  "stylized-stickers": stylizedStickers,
+  "emoji-icon": emojiIcon,
+  "hair-style-generator": hairStyleGenerator,
+  "pixie-cut-filter": pixieCutFilter,
+  "3d-finger": threeDFigure,
+  "3d-caricature": threeDCaricature,
 };
 
 export type InputCheck = (req: RenderRequest) => Promise<void>;
@@ -57,4 +74,10 @@ export const LOCAL_INPUT_CHECKS: Readonly<Record<string, InputCheck>> = {
   "boob-boost-effect": bustEnhancementCheck,
   "baby-face-generator": babyFaceGeneratorCheck,
   "hug-my-younger-self": hugMyYoungerSelfCheck,
+  "stylized-stickers": stylizedStickersCheck,
+  "emoji-icon": emojiIconCheck,
+  "hair-style-generator": hairCheck,
+  "pixie-cut-filter": hairCheck,
+  "3d-finger": threeDFigureCheck,
+  "3d-caricature": threeDCaricatureCheck,
 };

@@ -1,0 +1,38 @@
+import type { RawImage } from "../../local/image-io";
+import { EngineError, type RenderRequest } from "../../types";
+import type { Face } from "../../vision/human";
+import { facesOfFirstImage, requireFace } from "../face-rules";
+
+/**
+ * A second face at least this share of the main face's width counts as another subject
+ * (smaller ones are bystanders; ones centred inside the main face are duplicate detections).
+ */
+const SECOND_FACE = 0.6;
+
+function isOtherSubject(main: Face, other: Face): boolean {
+  const [x, y, w, h] = main.box;
+  const cx = other.box[0] + other.box[2] / 2;
+  const cy = other.box[1] + other.box[3] / 2;
+  const inside = cx > x && cx < x + w && cy > y && cy < y + h;
+  return !inside && other.box[2] >= w * SECOND_FACE;
+}
+
+/** One subject: a face, and no other face of similar size beside it. */
+export function requireSubject(faces: Face[]): Face {
+  const face = requireFace(faces);
+  if (faces.slice(1).some((f) => isOtherSubject(face, f)))
+    throw new EngineError(
+      "This photo shows several faces. Please upload a photo of just you.",
+      false,
+      "severalFaces",
+    );
+  return face;
+}
+
+/** Caricature input rules: one subject's face. Checked before charging and as the render's first step. */
+export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face: Face }> {
+  const { src, faces } = await facesOfFirstImage(req);
+  return { src, face: requireSubject(faces) };
+}
+
+export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));

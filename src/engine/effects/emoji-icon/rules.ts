@@ -1,0 +1,12 @@
+import type { RawImage } from "../../local/image-io";
+import type { RenderRequest } from "../../types";
+import type { Face } from "../../vision/human";
+import { facesOfFirstImage, PEOPLE_MAX_SIDE, requireFace } from "../face-rules";
+
+/** Emoji input rule: a face (the largest is drawn). Checked before charging and as the render's first step. */
+export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face: Face; faces: Face[] }> {
+  const { src, faces } = await facesOfFirstImage(req, PEOPLE_MAX_SIDE);
+  return { src, face: requireFace(faces), faces };
+}
+
+export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));

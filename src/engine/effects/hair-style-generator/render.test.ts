@@ -1,0 +1,121 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { EngineError } from "../../types";
+import { detectFaces } from "../../vision/human";
+import { photo, raw, request, type Raw } from "../test-utils";
+import { render } from "./render";
+
+/** Runs of rows (or columns) whose pixels are all one flat colour: the grid's gutters. */
+function gutters(img: Raw, axis: "rows" | "cols"): Array<[number, number]> {
+  const len = axis === "rows" ? img.height : img.width;
+  const across = axis === "rows" ? img.width : img.height;
+  const at = (k: number, t: number) => {
+    const [x, y] = axis === "rows" ? [t, k] : [k, t];
+    const i = (y * img.width + x) * 3;
+    return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
+  };
+  const ref = at(0, 0);
+  const flat = (k: number) => {
+    for (let t = 0; t < across; t++) if (at(k, t).some((v, c) => Math.abs(v - ref[c]!) > 2)) return false;
+    return true;
+  };
+  const runs: Array<[number, number]> = [];
+  for (let k = 0; k < len; k++) {
+    if (!flat(k)) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === k) last[1] = k + 1;
+    else runs.push([k, k + 1]);
+  }
+  return runs;
+}
+
+async function tiles(bytes: Uint8Array): Promise<Raw[]> {
+  const img = await raw(bytes);
+  const rows = gutters(img, "rows");
+  const cols = gutters(img, "cols");
+  const out: Raw[] = [];
+  for (let r = 0; r < 3; r++)
+    for (let c = 0; c < 3; c++) {
+      const left = cols[c]![1];
+      const top = rows[r]![1];
+      const t = await sharp(Buffer.from(bytes))
+        .extract({ left, top, width: cols[c + 1]![0] - left, height: rows[r + 1]![0] - top })
+        .png()
+        .toBuffer();
+      out.push(await raw(t));
+    }
+  return out;
+}
+
+/** Mean absolute RGB difference of two same-size tiles inside a box. */
+function meanDiff(a: Raw, b: Raw, x0: number, y0: number, x1: number, y1: number): number {
+  let sum = 0;
+  let n = 0;
+  for (let y = Math.max(0, Math.round(y0)); y < Math.min(a.height, Math.round(y1)); y++)
+    for (let x = Math.max(0, Math.round(x0)); x < Math.min(a.width, Math.round(x1)); x++) {
+      const i = (y * a.width + x) * 3;
+      for (let c = 0; c < 3; c++) sum += Math.abs(a.data[i + c]! - b.data[i + c]!);
+      n += 3;
+    }
+  return sum / n;
+}
+
+describe("hair-style-generator", () => {
+  it("lays out nine equal tiles with thin even gutters, hair different in each, the face the same", async () => {
+    const out = await render(request("hair-style-generator", await photo("portrait-female-1.jpg", 700)));
+    expect(Math.max(out.width, out.height)).toBeLessThanOrEqual(2048);
+    const img = await raw(out.bytes);
+    // Four gutters each way (outer margins included), all the same thin width.
+    for (const axis of ["rows", "cols"] as const) {
+      const runs = gutters(img, axis);
+      expect(runs).toHaveLength(4);
+      const widths = runs.map(([a, b]) => b - a);
+      expect(new Set(widths).size).toBe(1);
+      expect(widths[0]!).toBeGreaterThanOrEqual(4);
+      expect(widths[0]!).toBeLessThan((axis === "rows" ? img.height : img.width) * 0.02);
+      // Three equal tiles between them.
+      const spans = [0, 1, 2].map((k) => runs[k + 1]![0] - runs[k]![1]);
+      expect(new Set(spans).size).toBe(1);
+    }
+
+    const t = await tiles(out.bytes);
+    expect(t).toHaveLength(9);
+    // The face, found in the first tile, is in the same place in all of them.
+    const face = (
+      await detectFaces(
+        await sharp(t[0]!.data, { raw: { ...t[0]!, channels: 3 } })
+          .png()
+          .toBuffer(),
+      )
+    ).faces[0]!;
+    const [bx, by, bw, bh] = face.box;
+    for (let i = 0; i < 9; i++)
+      for (let j = i + 1; j < 9; j++) {
+        // Hair: the crown above the face box differs between every two tiles.
+        const hair = meanDiff(t[i]!, t[j]!, bx + bw * 0.2, by - bh * 0.25, bx + bw * 0.8, by - bh * 0.02);
+        expect(hair, `tiles ${i} and ${j}: hair`).toBeGreaterThan(12);
+        // Face: eyes to mouth nearly identical.
+        const skin = meanDiff(t[i]!, t[j]!, bx + bw * 0.25, by + bh * 0.3, bx + bw * 0.75, by + bh * 0.8);
+        expect(skin, `tiles ${i} and ${j}: face`).toBeLessThan(2);
+      }
+  }, 60_000);
+
+  it("gives the same bytes for the same photo and seed", async () => {
+    const input = await photo("portrait-male-1.jpg", 500);
+    const a = await render(request("hair-style-generator", input, { seed: 11 }));
+    const b = await render(request("hair-style-generator", input, { seed: 11 }));
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+  }, 60_000);
+
+  it("refuses a photo without a face and a photo with several, clearly", async () => {
+    const refusal = async (bytes: Buffer) =>
+      (await render(request("hair-style-generator", bytes)).catch((e) => e)) as EngineError;
+    const none = await refusal(await photo("landscape-1-meadow-cc0.jpg", 500));
+    expect(none).toBeInstanceOf(EngineError);
+    expect(none.code).toBe("noFace");
+    expect(none.reason).toMatch(/No face/);
+    const several = await refusal(await photo("couple-1-daguerreotype-1850s.jpg", 700));
+    expect(several).toBeInstanceOf(EngineError);
+    expect(several.code).toBe("severalFaces");
+  }, 60_000);
+});

@@ -1,0 +1,88 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { EngineError } from "../../types";
+import { detectFaces } from "../../vision/human";
+import { distinctColors, photo, raw, request, type Raw } from "../test-utils";
+import { render } from "./render";
+
+const px = (img: Raw, x: number, y: number) => {
+  const i = (Math.round(y) * img.width + Math.round(x)) * 3;
+  return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!] as const;
+};
+const dist = (a: readonly number[], b: readonly number[]) =>
+  Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+const mean = (img: Raw, x0: number, y0: number, x1: number, y1: number) => {
+  const acc = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.round(y0); y < Math.round(y1); y++)
+    for (let x = Math.round(x0); x < Math.round(x1); x++) {
+      px(img, x, y).forEach((v, c) => (acc[c] = acc[c]! + v));
+      n++;
+    }
+  return acc.map((v) => v / n);
+};
+
+describe("pixie-cut-filter", () => {
+  it("removes long hair beside the neck (background shows there) and leaves the face as it was", async () => {
+    const input = await photo("portrait-female-1.jpg", 700);
+    const out = await render(request("pixie-cut-filter", input));
+    const src = await raw(await sharp(input).png().toBuffer());
+    const img = await raw(out.bytes);
+    expect([img.width, img.height]).toEqual([src.width, src.height]);
+
+    const face = (await detectFaces(input)).faces[0]!;
+    const [bx, by, bw, bh] = face.box;
+    const chin = face.mesh[152]![1];
+    const hair = mean(src, bx + bw * 0.3, by - bh * 0.08, bx + bw * 0.7, by);
+    // Hair at jaw level beside the neck, on the photo's left, outside any close cap: the
+    // pixels there that were hair-coloured in the input.
+    const picks: Array<[number, number]> = [];
+    for (let y = chin - bh * 0.2; y < chin; y += 2)
+      for (let x = bx - bw * 0.1; x < bx + bw * 0.1; x += 2)
+        if (dist(px(src, x, y), hair) < 60) picks.push([x, y]);
+    expect(picks.length).toBeGreaterThan(50);
+    // The background beside them, far from the person, on the same rows.
+    const background = mean(src, 0, chin - bh * 0.2, src.width * 0.08, chin);
+    let before = 0;
+    let after = 0;
+    let toBackground = 0;
+    for (const [x, y] of picks) {
+      before += dist(px(src, x, y), hair);
+      after += dist(px(img, x, y), hair);
+      toBackground += dist(px(img, x, y), background);
+    }
+    expect(after / picks.length).toBeGreaterThan(before / picks.length + 40);
+    expect(toBackground / picks.length).toBeLessThan(30);
+    // Filled from the background around, not painted one flat colour.
+    const filled = await raw(
+      await sharp(out.bytes)
+        .extract({
+          left: Math.round(bx - bw * 0.1),
+          top: Math.round(chin - bh * 0.2),
+          width: Math.round(bw * 0.2),
+          height: Math.round(bh * 0.2),
+        })
+        .png()
+        .toBuffer(),
+    );
+    expect(distinctColors(filled)).toBeGreaterThan(30);
+
+    // The face (eyes to mouth) is untouched.
+    let diff = 0;
+    let n = 0;
+    for (let y = by + bh * 0.3; y < by + bh * 0.8; y += 2)
+      for (let x = bx + bw * 0.25; x < bx + bw * 0.75; x += 2) {
+        diff += dist(px(src, x, y), px(img, x, y));
+        n++;
+      }
+    expect(diff / n).toBeLessThan(1.5);
+  }, 60_000);
+
+  it("gives the same bytes for the same photo and seed", async () => {
+    const input = await photo("portrait-male-2.jpg", 500);
+    const a = await render(request("pixie-cut-filter", input, { seed: 3 }));
+    const b = await render(request("pixie-cut-filter", input, { seed: 3 }));
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+  }, 60_000);
+  // Its input rules are the hair style generator's (hair-style-generator/rules.ts), tested there.
+});

@@ -1,0 +1,147 @@
+import { personMatte } from "../../vision/human";
+import { encodePng, type EffectOutput } from "../../local/image-io";
+import type { RenderRequest } from "../../types";
+import { fillFromBackground } from "../hair-style-generator/fill-background";
+import { hairRegion } from "../hair-style-generator/hair-region";
+import { valueNoise } from "../hair-style-generator/noise";
+import { inspect } from "../hair-style-generator/rules";
+import { capMask } from "./cap";
+
+/**
+ * Pixie Cut Filter: the hair outside a close cap around the head (from the face mesh) is
+ * removed and the background behind it filled in from the pixels around; the hair left in
+ * the cap gets short, radial, cropped texture. The face is not touched.
+ */
+
+/** Strength of the cropped-hair texture (brightness swing around 1). */
+export const TEXTURE = 0.22;
+
+export async function render(req: RenderRequest): Promise<EffectOutput> {
+  const { src, face } = await inspect(req);
+  const { width, height } = src;
+  const matte = await personMatte(src, "selfie");
+  const hair = hairRegion(src, face, matte.alpha);
+  const { cx, eyes, chin, fw, fh } = hair.head;
+  const cap = capMask(hair.head, hair.half, width, height, req.seed);
+
+  // Hair outside the cap goes: what the hair region holds, and, down to the jaw, the rest
+  // of the person next to it whatever its colour (shadowed under-layers and fine fringes
+  // escape the colour test). The face, skin-coloured pixels (ears) and the neck column stay.
+  const n = width * height;
+  const strong = new Uint8Array(n);
+  for (let i = 0; i < n; i++) strong[i] = hair.alpha[i]! > 0.3 ? 1 : 0;
+  const nearHair = dilate(strong, width, height, Math.round(fw * 0.06));
+  const cut = new Uint8Array(n);
+  const keep = new Uint8Array(n);
+  const known = new Uint8Array(n);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const m = matte.alpha[i]! / 255;
+      const dx = Math.abs(x - cx);
+      // Hair in front of the neck stays: what is behind it (neck or background) is unknown.
+      const neck = dx < fw * 0.36 && y > chin - fh * 0.3;
+
+      // Skin-coloured only counts next to the face (ears); further out it is sky in the fringe.
+      const ear = hair.skin[i] && dx < (hair.half[y] ?? 0) + fw * 0.15 && y > eyes - fh * 0.15 && y < chin;
+      if (hair.oval[i] || ear || neck) {
+        keep[i] = 1;
+        continue;
+      }
+      if (cap[i]! > 0.5) continue;
+      if (hair.alpha[i]! > 0.2 || (m > 0.03 && nearHair[i] && y < chin - fh * 0.1)) cut[i] = 1;
+    }
+  for (let i = 0; i < n; i++) if (!cut[i] && matte.alpha[i]! < 64 && hair.alpha[i]! < 0.02) known[i] = 1;
+  const plate = fillFromBackground(src.data, known, width, height);
+
+  // Grown a little past the matte's soft rim (it still holds hair-coloured fringes) and
+  // feathered; never into the cap, the face or what else was kept.
+  const grown = dilate(cut, width, height, Math.round(fw * 0.02) + 2);
+  const soft = feathered(grown, width, height, Math.round(fw * 0.01) + 1);
+  const out = Buffer.from(src.data);
+  const centreY = eyes + fh * 0.1;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const c = keep[i] ? 0 : soft[i]! * (1 - cap[i]!);
+      if (c > 0)
+        for (let ch = 0; ch < 3; ch++)
+          out[i * 3 + ch] = Math.round(out[i * 3 + ch]! * (1 - c) + plate[i * 3 + ch]! * c);
+      const kept = hair.alpha[i]! * cap[i]!;
+      if (kept <= 0.01) continue;
+      // Short strands pointing away from the head's centre: noise fine around it, coarse
+      // along the radius.
+      const dx = x - cx;
+      const dy = y - centreY;
+      const radius = Math.hypot(dx, dy);
+      const around = Math.atan2(dy, dx) * radius;
+      const strand =
+        0.65 * valueNoise(around / (fw * 0.007), radius / (fw * 0.05), req.seed) +
+        0.35 * valueNoise(around / (fw * 0.02), radius / (fw * 0.12), req.seed + 1);
+      const s = 1 + TEXTURE * (strand * 2 - 1);
+      for (let ch = 0; ch < 3; ch++) {
+        const v = Math.min(255, out[i * 3 + ch]! * s);
+        out[i * 3 + ch] = Math.round(out[i * 3 + ch]! * (1 - kept) + v * kept);
+      }
+    }
+  return encodePng({ data: out, width, height, channels: 3 });
+}
+
+/** `mask` (0/1) grown by `r` pixels: a separable max filter, linear in the image size. */
+function dilate(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
+  const tmp = new Uint8Array(mask.length);
+  const out = new Uint8Array(mask.length);
+  for (let y = 0; y < height; y++) {
+    let last = -1e9;
+    for (let x = 0; x < width; x++) {
+      if (mask[y * width + x]) last = x;
+      if (x - last <= r) tmp[y * width + x] = 1;
+    }
+    last = 1e9;
+    for (let x = width - 1; x >= 0; x--) {
+      if (mask[y * width + x]) last = x;
+      if (last - x <= r) tmp[y * width + x] = 1;
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    let last = -1e9;
+    for (let y = 0; y < height; y++) {
+      if (tmp[y * width + x]) last = y;
+      if (y - last <= r) out[y * width + x] = 1;
+    }
+    last = 1e9;
+    for (let y = height - 1; y >= 0; y--) {
+      if (tmp[y * width + x]) last = y;
+      if (last - y <= r) out[y * width + x] = 1;
+    }
+  }
+  return out;
+}
+
+/** `mask` (0/1) as 0..1 with edges softened by a separable box blur of radius `r`. */
+function feathered(mask: Uint8Array, width: number, height: number, r: number): Float32Array {
+  const pass = (get: (k: number) => number, len: number, set: (k: number, v: number) => void) => {
+    const prefix = new Float32Array(len + 1);
+    for (let k = 0; k < len; k++) prefix[k + 1] = prefix[k]! + get(k);
+    for (let k = 0; k < len; k++) {
+      const lo = Math.max(0, k - r);
+      const hi = Math.min(len, k + r + 1);
+      set(k, (prefix[hi]! - prefix[lo]!) / (hi - lo));
+    }
+  };
+  const tmp = new Float32Array(mask.length);
+  const out = new Float32Array(mask.length);
+  for (let y = 0; y < height; y++)
+    pass(
+      (x) => mask[y * width + x]!,
+      width,
+      (x, v) => (tmp[y * width + x] = v),
+    );
+  for (let x = 0; x < width; x++)
+    pass(
+      (y) => tmp[y * width + x]!,
+      height,
+      (y, v) => (out[y * width + x] = v),
+    );
+  return out;
+}

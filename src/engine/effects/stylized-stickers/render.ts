@@ -1,0 +1,133 @@
+import sharp from "sharp";
+import { personMatte } from "../../vision/human";
+import { encodePng, type EffectOutput, type RawImage } from "../../local/image-io";
+import { EngineError, type RenderRequest } from "../../types";
+import { addBlush } from "./blush";
+import { cartoonise } from "./cartoon";
+import { inspect } from "./rules";
+import {
+  bounds,
+  distanceOutside,
+  erode,
+  fillHoles,
+  keepComponents,
+  smooth,
+  threshold,
+  type Mask,
+} from "./mask";
+
+/**
+ * Kawaii sticker: the person cut out with the person matte, cartoonised (flat palette
+ * colours, soft two-tone shading, thin ink lines, blushing cheeks), a dark contour, a thick
+ * white die-cut outline with a faint grey edge, and a light drop shadow, on white.
+ */
+/** White outline width, as a share of the subject's long side. */
+export const OUTLINE_SHARE = 0.045;
+export const MIN_OUTLINE = 10;
+const INK: readonly [number, number, number] = [62, 40, 48];
+const RIM: readonly [number, number, number] = [196, 198, 206];
+const SHADOW: readonly [number, number, number] = [70, 78, 100];
+const SHADOW_OPACITY = 0.28;
+
+const NO_FACE = "No face was found in this photo. Please upload a clear portrait.";
+
+export async function render(req: RenderRequest): Promise<EffectOutput> {
+  const { src, faces } = await inspect(req);
+  const { width, height } = src;
+  const matte = await personMatte(src, "selfie");
+
+  // The subject: the matte's parts that hold a detected face, rounded and without holes.
+  const centres = faces.map((f): [number, number] => [f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2]);
+  const person = keepComponents(threshold(matte.alpha, width, height), centres);
+  const subject = fillHoles(await smooth(person, Math.max(width, height) * 0.005));
+  const box = bounds(subject);
+  if (!box) throw new EngineError(NO_FACE, false, "noFace");
+
+  // Sticker geometry, in proportion to the subject.
+  const long = Math.max(box.x1 - box.x0, box.y1 - box.y0);
+  const outline = Math.round(Math.max(MIN_OUTLINE, long * OUTLINE_SHARE));
+  const inkWidth = Math.max(2, Math.round(long * 0.004));
+  const shadow = { dx: Math.round(outline * 0.3), dy: Math.round(outline * 0.5), blur: outline * 0.3 };
+  const margin = outline + shadow.dy + Math.ceil(shadow.blur * 2.5) + Math.round(long * 0.03);
+  const cw = box.x1 - box.x0;
+  const ch = box.y1 - box.y0;
+  const W = cw + 2 * margin;
+  const H = ch + 2 * margin;
+
+  // The subject's crop, cartoonised (the crop and its mask share one size).
+  const crop: RawImage = { data: Buffer.alloc(cw * ch * 3), width: cw, height: ch, channels: 3 };
+  const cropMask: Mask = { data: new Uint8Array(cw * ch), width: cw, height: ch };
+  for (let y = 0; y < ch; y++) {
+    const from = (box.y0 + y) * width + box.x0;
+    src.data.copy(crop.data, y * cw * 3, from * 3, (from + cw) * 3);
+    cropMask.data.set(subject.data.subarray(from, from + cw), y * cw);
+  }
+  const cartoon = await cartoonise(crop, cropMask, {
+    colours: 10,
+    // Flattened at a size where the largest face (its padded box) is still about 170 px wide, so its features survive.
+    workSide: Math.max(440, (long * 170) / faces[0]!.box[2]),
+    median: 7,
+    ink: INK,
+    inkStep: 55,
+  });
+  for (const face of faces)
+    if (Math.abs(face.rotation.yaw) < 0.6)
+      addBlush(cartoon, face, { dx: -box.x0, dy: -box.y0, scale: 1 }, (i) => cropMask.data[i] === 1);
+
+  // The subject's shape on the canvas, its distance field outside, and its rim for the contour.
+  const shape: Mask = { data: new Uint8Array(W * H), width: W, height: H };
+  for (let y = 0; y < ch; y++)
+    shape.data.set(cropMask.data.subarray(y * cw, (y + 1) * cw), (y + margin) * W + margin);
+  const dist = distanceOutside(shape);
+  const core = erode(shape, inkWidth);
+  const clamp01 = (v: number) => (v < 0 ? 0 : v > 1 ? 1 : v);
+  // The die-cut sticker: everything within `outline` pixels of the subject, anti-aliased.
+  const sticker = Buffer.alloc(W * H);
+  for (let i = 0; i < W * H; i++) sticker[i] = Math.round(255 * clamp01(outline + 0.5 - dist[i]!));
+  // The shadow: the sticker's shape moved down and right, then softened.
+  const moved = Buffer.alloc(W * H);
+  for (let y = shadow.dy; y < H; y++)
+    sticker.copy(moved, y * W + shadow.dx, (y - shadow.dy) * W, (y - shadow.dy + 1) * W - shadow.dx);
+  const shadowAlpha = await sharp(moved, { raw: { width: W, height: H, channels: 1 } })
+    .blur(Math.max(0.3, shadow.blur))
+    .toColourspace("b-w")
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  if (shadowAlpha.length !== W * H) throw new Error("shadow plane has the wrong size");
+
+  const out = Buffer.alloc(W * H * 3, 255);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      if (!shadowAlpha[i] && !sticker[i]) continue; // bare paper
+      const d = dist[i]!;
+      // White paper, the shadow under the sticker, then the sticker itself.
+      const s = (shadowAlpha[i]! / 255) * SHADOW_OPACITY;
+      let r = 255 + (SHADOW[0] - 255) * s;
+      let g = 255 + (SHADOW[1] - 255) * s;
+      let b = 255 + (SHADOW[2] - 255) * s;
+      const cut = sticker[i]! / 255;
+      // A faint grey edge on the die-cut line, so the white outline reads on white paper.
+      const rimT = clamp01(1.2 - Math.abs(d - outline)) * cut;
+      r += (255 - r) * cut + (RIM[0] - 255) * rimT;
+      g += (255 - g) * cut + (RIM[1] - 255) * rimT;
+      b += (255 - b) * cut + (RIM[2] - 255) * rimT;
+      if (shape.data[i]) {
+        // The subject, with a dark contour along its edge.
+        const cx = x - margin;
+        const cy = y - margin;
+        const j = (cy * cw + cx) * 3;
+        const ink = !core.data[i];
+        r = ink ? INK[0] : cartoon.data[j]!;
+        g = ink ? INK[1] : cartoon.data[j + 1]!;
+        b = ink ? INK[2] : cartoon.data[j + 2]!;
+      }
+      out[i * 3] = Math.round(r);
+      out[i * 3 + 1] = Math.round(g);
+      out[i * 3 + 2] = Math.round(b);
+    }
+
+  // At most WORK_SIDE plus two margins (about 1.3 x 1024 px): within the engine's 2048 cap.
+  return encodePng({ data: out, width: W, height: H, channels: 3 });
+}
