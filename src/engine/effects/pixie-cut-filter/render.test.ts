@@ -1,6 +1,5 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../../types";
 import { detectFaces } from "../../vision/human";
 import { distinctColors, photo, raw, request, type Raw } from "../test-utils";
 import { render } from "./render";
