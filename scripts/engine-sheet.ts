@@ -8,22 +8,12 @@ import sharp, { type OverlayOptions } from "sharp";
 import { EFFECTS, operatorOptions } from "@/core/catalogue";
 import { LocalProvider } from "@/engine/local/local-provider";
 import { EngineError } from "@/engine/types";
+import { effectInputs } from "./effect-inputs";
 
 const ROOT = path.resolve(__dirname, "..");
 const PHOTOS = path.join(ROOT, "tests/fixtures/photos");
 const CELL = 260;
 const LABEL = 220;
-const INPUTS = ["portrait-female-1.jpg", "landscape-1-meadow-cc0.jpg", "pet-1-cat.png"];
-const TWO = ["portrait-female-1.jpg", "portrait-male-1.jpg"];
-/** Effects that need their own inputs (a clean photo is refused by the watermark remover). */
-const OWN_INPUTS: Record<string, string[]> = {
-  "watermark-remover": [
-    "watermark-1-landscape-tiled.jpg",
-    "watermark-2-portrait-centered.jpg",
-    "portrait-female-1.jpg",
-  ],
-};
-
 const escape = (s: string) => s.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!);
 const text = (s: string, w: number, h: number, size = 16) =>
   Buffer.from(
@@ -37,8 +27,7 @@ async function main() {
   const tiles: OverlayOptions[] = [];
   for (const [row, effect] of effects.entries()) {
     tiles.push({ input: text(effect.id, LABEL, CELL), left: 0, top: row * CELL });
-    for (const [col, name] of (OWN_INPUTS[effect.id] ?? INPUTS).entries()) {
-      const names = effect.input.mode === "together" ? TWO.slice(0, effect.input.max) : [name];
+    for (const [col, names] of effectInputs(effect.id).entries()) {
       const images = names.map((n) => ({ bytes: fs.readFileSync(path.join(PHOTOS, n)), mime: "image/jpeg" }));
       let tile: Buffer;
       try {
@@ -68,7 +57,7 @@ async function main() {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await sharp({
     create: {
-      width: LABEL + INPUTS.length * CELL,
+      width: LABEL + 3 * CELL,
       height: Math.max(1, effects.length) * CELL,
       channels: 3,
       background: "#ffffff",
@@ -77,7 +66,7 @@ async function main() {
     .composite(tiles)
     .png()
     .toFile(out);
-  console.log(`wrote ${out}: ${effects.length} effects x ${INPUTS.length} photos`);
+  console.log(`wrote ${out}: ${effects.length} effects x 3 tasks`);
   if (skipped.length) console.log(`not in the local engine yet: ${skipped.join(", ")}`);
 }
 

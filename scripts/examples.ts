@@ -10,56 +10,13 @@ import sharp from "sharp";
 import { EFFECTS, operatorOptions } from "@/core/catalogue";
 import { LocalProvider } from "@/engine/local/local-provider";
 import { EngineError } from "@/engine/types";
+import { effectInputs } from "./effect-inputs";
 
 const ROOT = path.resolve(__dirname, "..");
 const PHOTOS = path.join(ROOT, "tests/fixtures/photos");
 const OUT = path.join(ROOT, "public/examples");
 const MANIFEST = path.join(ROOT, "src/generated/examples.json");
 const SIZE = 640;
-
-const portraits = [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]];
-const general = [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["landscape-1-meadow-cc0.jpg"]];
-
-/** Which photos each effect's examples start from (arrays: one task's inputs). */
-const INPUTS: Record<string, string[][]> = {
-  "image-restoration": [
-    ["old-bw-1-migrant-mother-1936.jpg"],
-    ["couple-1-daguerreotype-1850s.jpg"],
-    ["old-damaged-2-daguerreotype-1850s.jpg"],
-  ],
-  "watermark-remover": [
-    ["watermark-1-landscape-tiled.jpg"],
-    ["watermark-2-portrait-centered.jpg"],
-    ["watermark-1-landscape-tiled.jpg"],
-  ],
-  "baby-face-generator": [
-    ["portrait-female-1.jpg", "portrait-male-1.jpg"],
-    ["portrait-female-3-nasa.png", "portrait-male-2.jpg"],
-    ["couple-1-daguerreotype-1850s.jpg"],
-  ],
-  "hug-my-younger-self": [
-    ["portrait-female-1.jpg", "child-2-girl-1860s-crop.jpg"],
-    ["portrait-male-1.jpg", "child-2-girl-1860s-crop.jpg"],
-    ["portrait-female-3-nasa.png", "child-2-girl-1860s-crop.jpg"],
-  ],
-  "image-outpainting": [["landscape-1-meadow-cc0.jpg"], ["object-coffee.png"], ["scene-rocket-launch.jpg"]],
-  "coloring-page": [["pet-1-cat.png"], ["object-coffee.png"], ["portrait-female-1.jpg"]],
-};
-const PEOPLE = [
-  "stylized-stickers",
-  "studio-portrait",
-  "artistic-portrait",
-  "hair-style-generator",
-  "emoji-icon",
-  "linkedIn-profile-photo-generator",
-  "pixie-cut-filter",
-  "3d-finger",
-  "3d-caricature",
-  "boob-boost-effect",
-  "inverted-face-filter",
-  "y2k-style-ai",
-  "16-bit-video-game-character",
-];
 
 async function webp(bytes: Uint8Array, file: string) {
   await sharp(bytes)
@@ -77,7 +34,7 @@ async function main() {
   for (const effect of EFFECTS) {
     if (only.length && !only.includes(effect.id)) continue;
     const dir = path.join(OUT, effect.id);
-    const inputs = INPUTS[effect.id] ?? (PEOPLE.includes(effect.id) ? portraits : general);
+    const inputs = effectInputs(effect.id);
     let made = 0;
     fs.rmSync(dir, { recursive: true, force: true });
     if (!provider.supports(effect.id)) {

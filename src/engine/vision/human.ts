@@ -233,31 +233,72 @@ export interface Body {
   keypoints: BodyKeypoint[];
 }
 
-/** Bodies in an image (MoveNet Thunder, single pose: the most prominent person). */
+/** MoveNet's 17 keypoints, in its output order (COCO). */
+const BODY_PARTS = [
+  "nose",
+  "leftEye",
+  "rightEye",
+  "leftEar",
+  "rightEar",
+  "leftShoulder",
+  "rightShoulder",
+  "leftElbow",
+  "rightElbow",
+  "leftWrist",
+  "rightWrist",
+  "leftHip",
+  "rightHip",
+  "leftKnee",
+  "rightKnee",
+  "leftAnkle",
+  "rightAnkle",
+] as const;
+const MOVENET_SIDE = 256;
+
+/**
+ * Body keypoints of the most prominent person (MoveNet Thunder, single pose). The model is
+ * run directly rather than through human.detect: Human's MoveNet post-processing keeps the
+ * previous call's keypoints wherever the new ones lie within 0.5 % of them (a jitter filter
+ * for video), so a still photo's keypoints would depend on the photo rendered before it.
+ */
 export function detectBodies(
   image: Uint8Array | RgbPixels,
 ): Promise<{ bodies: Body[]; width: number; height: number }> {
   return exclusive(async () => {
     const human = await vision();
+    if (!human.models.models.movenet)
+      await human.load({ body: { enabled: true, modelPath: "movenet-thunder.json" } });
+    const model = human.models.models.movenet;
+    const tf = human.tf;
     const { tensor, width, height } = await toTensor(human, image);
+    // Centred on a square (as the model was trained), then scaled to its input.
+    const side = Math.max(width, height);
+    const padX = Math.floor((side - width) / 2);
+    const padY = Math.floor((side - height) / 2);
+    const output = tf.tidy(() => {
+      const square = tf.pad(tensor, [
+        [0, 0],
+        [padY, side - height - padY],
+        [padX, side - width - padX],
+        [0, 0],
+      ]);
+      const input = tf.cast(tf.image.resizeBilinear(square, [MOVENET_SIDE, MOVENET_SIDE]), "int32");
+      return model.execute(input);
+    });
+    tensor.dispose();
     try {
-      const result = await human.detect(tensor, {
-        face: { enabled: false },
-        segmentation: { enabled: false },
-        body: { enabled: true, modelPath: "movenet-thunder.json", maxDetected: 1, minConfidence: 0.2 },
-      });
-      const bodies: Body[] = (result.body ?? []).map((b: any) => ({
-        score: b.score ?? 0,
-        keypoints: (b.keypoints ?? []).map((k: any) => ({
-          part: String(k.part),
-          x: k.position[0],
-          y: k.position[1],
-          score: k.score ?? 0,
-        })),
+      // [1, 1, 17, 3]: y, x (0..1 of the square) and score per keypoint.
+      const v = (await output.data()) as Float32Array;
+      const keypoints: BodyKeypoint[] = BODY_PARTS.map((part, k) => ({
+        part,
+        x: v[k * 3 + 1]! * side - padX,
+        y: v[k * 3]! * side - padY,
+        score: v[k * 3 + 2]!,
       }));
-      return { bodies, width, height };
+      const score = keypoints.reduce((sum, k) => sum + k.score, 0) / keypoints.length;
+      return { bodies: [{ score, keypoints }], width, height };
     } finally {
-      tensor.dispose();
+      output.dispose();
     }
   });
 }

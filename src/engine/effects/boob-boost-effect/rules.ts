@@ -62,12 +62,16 @@ export async function inspect(
   if (!sh) throw noUpperBodyError();
   const [sx, sy] = [sh.right[0] - sh.left[0], sh.right[1] - sh.left[1]];
   const width = Math.hypot(sx, sy);
-  const faceWidth = face.box[2];
+  // Cheek to cheek on the mesh: the detector's box is a padded square whose size varies with scale.
+  const faceWidth = Math.hypot(
+    face.mesh[454]![0] - face.mesh[234]![0],
+    face.mesh[454]![1] - face.mesh[234]![1],
+  );
   const chin = Math.max(...face.mesh.map((p) => p[1]));
-  // The shoulders must be below the chin and 1.5 to 4.5 face widths apart, or the
-  // keypoints are not a torso we can trust.
+  // The shoulders must be below the chin and 1.6 to 4.5 face widths apart (adults measure
+  // about 2.4), or the keypoints are not a torso we can trust.
   if (
-    width < faceWidth * 1.5 ||
+    width < faceWidth * 1.6 ||
     width > faceWidth * 4.5 ||
     Math.min(sh.left[1], sh.right[1]) < chin - faceWidth * 0.3
   )
