@@ -15,7 +15,7 @@ import { caricatureField, HEAD_SCALE, resample, sourceMap } from "./warp";
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, face } = await inspect(req);
   const { width, height } = src;
-  const matte = await personMatte(src, "selfie");
+  const matte = await personMatte(src);
 
   const map = sourceMap(caricatureField(face), width, height);
   const { rgb, alpha } = resample(src.data, matte.alpha, width, height, map);

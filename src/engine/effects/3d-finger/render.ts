@@ -22,7 +22,7 @@ const SINK = 0.55;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, face } = await inspect(req);
-  const matte = await personMatte(src, "selfie");
+  const matte = await personMatte(src);
 
   // The person's bounding box in the matte.
   const { width, height } = src;

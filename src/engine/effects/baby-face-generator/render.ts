@@ -26,7 +26,7 @@ async function prepare(p: Parent): Promise<{ image: RawImage; mesh: Pt[] }> {
   const width = Math.max(1, Math.round(p.image.width * k));
   const height = Math.max(1, Math.round(p.image.height * k));
   const rgb = await transformRaw(p.image, (img) => img.resize(width, height, { kernel: "lanczos3" }));
-  const { alpha } = await personMatte(rgb, "selfie");
+  const { alpha } = await personMatte(rgb);
   const data = Buffer.alloc(width * height * 4);
   for (let i = 0; i < width * height; i++) {
     data[i * 4] = rgb.data[i * 3]!;

@@ -82,7 +82,7 @@ function headMask(face: Face, alpha: Uint8Array, width: number, height: number):
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, face } = await inspect(req);
   const { width, height } = src;
-  const matte = await personMatte(src, "selfie");
+  const matte = await personMatte(src);
   sameSize(src, matte);
   const head = fillHoles(await smooth(headMask(face, matte.alpha, width, height), face.box[2] * 0.012));
   const box = bounds(head)!;

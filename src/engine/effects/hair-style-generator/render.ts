@@ -62,7 +62,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const tile = await transformRaw(src, (img) =>
     img.extract({ left, top, width: side, height: side }).resize(tw, th, { kernel: "lanczos3" }),
   );
-  const matte = await personMatte(tile, "selfie");
+  const matte = await personMatte(tile);
   const hair = hairRegion(tile, placed(face, left, top, k), matte.alpha);
   const scene: Scene = { src: tile, matte: matte.alpha, hair, luma: hairLuma(tile, hair), seed: req.seed };
   let plate: Buffer | null = null;

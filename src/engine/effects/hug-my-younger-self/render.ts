@@ -22,9 +22,7 @@ export const PLACES = {
 /** The person as RGBA: the matte, faded out near the photo's edges where the body is cut off. */
 async function cutout({ image }: Person): Promise<RawImage> {
   const { width, height } = image;
-  // "selfie", not "rvm": RVM is recurrent (it carries state from the previous call, so the same
-  // photo mattes differently and the output would not be reproducible) and several times slower.
-  const { alpha } = await personMatte(image, "selfie");
+  const { alpha } = await personMatte(image);
   const fade = 0.1 * Math.min(width, height);
   const bottomFade = 0.3 * height;
   const data = Buffer.alloc(width * height * 4);

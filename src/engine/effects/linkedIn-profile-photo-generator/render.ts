@@ -18,7 +18,7 @@ export const BACKGROUND: readonly [number, number, number] = [216, 221, 228];
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, face } = await inspect(req);
   const { width, height } = src;
-  const matte = await personMatte(src, "selfie");
+  const matte = await personMatte(src);
 
   // Composite: the person over the neutral background, clothing toned to dark business wear.
   const [fx, fy, fw, fh] = face.box;

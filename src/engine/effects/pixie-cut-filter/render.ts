@@ -19,7 +19,7 @@ export const TEXTURE = 0.22;
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, face } = await inspect(req);
   const { width, height } = src;
-  const matte = await personMatte(src, "selfie");
+  const matte = await personMatte(src);
   const hair = hairRegion(src, face, matte.alpha);
   const { cx, eyes, chin, fw, fh } = hair.head;
   const cap = capMask(hair.head, hair.half, width, height, req.seed);

@@ -13,7 +13,7 @@ export const KEY_LIGHT = { left: 1.2, right: 0.42 } as const;
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, face } = await inspect(req);
   const { width, height } = src;
-  const matte = await personMatte(src, "selfie");
+  const matte = await personMatte(src);
 
   // Reference colours: the face's skin (centre of the face box) and the hair (just above it).
   const cbcr = (r: number, g: number, b: number): [number, number] => [

@@ -34,7 +34,7 @@ const NO_FACE = "No face was found in this photo. Please upload a clear portrait
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, faces } = await inspect(req);
   const { width, height } = src;
-  const matte = await personMatte(src, "selfie");
+  const matte = await personMatte(src);
 
   // The subject: the matte's parts that hold a detected face, rounded and without holes.
   const centres = faces.map((f): [number, number] => [f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2]);
