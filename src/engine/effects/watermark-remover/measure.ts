@@ -85,4 +85,5 @@ export const WATERMARK_FIXTURES = [
   { watermarked: "watermark-1-landscape-tiled.jpg", clean: "landscape-1-meadow-cc0.jpg" },
   { watermarked: "watermark-2-portrait-centered.jpg", clean: "portrait-male-1.jpg" },
   { watermarked: "watermark-3-logo-corner.jpg", clean: "portrait-male-2.jpg" },
+  { watermarked: "watermark-4-opaque-text.jpg", clean: "portrait-female-1.jpg" },
 ] as const;

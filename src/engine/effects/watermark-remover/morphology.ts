@@ -69,3 +69,25 @@ export function density(mask: Uint8Array, w: number, h: number, r: number): Floa
   }
   return out;
 }
+
+/** Connected components of a mask (4-connected): each set pixel's label (1..count), 0 elsewhere. */
+export function components(mask: Uint8Array, w: number, h: number): { labels: Int32Array; count: number } {
+  const labels = new Int32Array(w * h);
+  const stack: number[] = [];
+  let count = 0;
+  for (let start = 0; start < w * h; start++) {
+    if (!mask[start] || labels[start]) continue;
+    labels[start] = ++count;
+    stack.push(start);
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % w;
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w]) {
+        if (q < 0 || q >= w * h || !mask[q] || labels[q]) continue;
+        labels[q] = count;
+        stack.push(q);
+      }
+    }
+  }
+  return { labels, count };
+}

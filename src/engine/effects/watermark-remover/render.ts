@@ -1,19 +1,35 @@
 import { textProbability } from "../../vision/text-detector";
 import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
 import { EngineError, type RenderRequest } from "../../types";
+import { inpaintRgb } from "../../local/opencv";
+import { growMask } from "./morphology";
+import { findOpaqueText } from "./opaque";
 import { findWhiteOverlay, removeWhiteOverlay } from "./overlay";
+
+/** Pixels around each inpainted pixel that Telea's method draws from. */
+const INPAINT_RADIUS = 6;
 
 /**
  * Watermark Remover: finds a semi-transparent white overlay (text or logo) with the text
  * detector and a per-pixel opacity model, then un-blends it, which restores the photo under
- * the overlay instead of painting over it. See RECIPE.md for what it does not remove.
+ * the overlay instead of painting over it; opaque text (which hides the photo) is inpainted.
+ * See RECIPE.md for what it does not remove.
  */
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const src = await decodeRaw(firstImage(req), { channels: 3, flatten: true });
   const { data, width, height } = src;
   const text = await textProbability(data, width, height);
   const overlay = await findWhiteOverlay(data, width, height, text);
-  if (!overlay.found)
+  const opaque = findOpaqueText(data, width, height, text);
+  if (!overlay.found && !opaque)
     throw new EngineError("No watermark or overlaid text was found in this image.", false, "noWatermark");
-  return encodePng({ data: removeWhiteOverlay(data, overlay.perPixel), width, height, channels: 3 });
+  if (opaque) {
+    // Opaque glyphs are inpainted from their surroundings: those must stay the photo's own
+    // pixels, not an un-blended glyph edge (it would be smeared back into the hole).
+    const near = growMask(opaque, width, height, INPAINT_RADIUS);
+    for (let i = 0; i < near.length; i++) if (near[i]) overlay.perPixel[i] = 0;
+  }
+  let out = overlay.found ? removeWhiteOverlay(data, overlay.perPixel) : data;
+  if (opaque) out = await inpaintRgb(out, width, height, opaque, INPAINT_RADIUS);
+  return encodePng({ data: out, width, height, channels: 3 });
 }
