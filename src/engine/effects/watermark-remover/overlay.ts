@@ -11,7 +11,7 @@
  */
 import sharp from "sharp";
 import { backgroundBehind } from "./background";
-import { density, growMask, open } from "./morphology";
+import { components, density, growMask, open } from "./morphology";
 
 const SCALE = 4; // the opening runs at 1/4 scale
 const OPEN_RADIUS = 14; // 1/4-scale px: strokes up to ~110 px wide stand out
@@ -167,6 +167,14 @@ export async function findWhiteOverlay(
   // (4) Strokes, not specks; (5) near detected text.
   const dense = density(core, width, height, STROKE_RADIUS);
   for (let i = 0; i < n; i++) if (core[i] && (dense[i]! < STROKE_DENSITY || !nearText[i])) core[i] = 0;
+  // (5b) The rest of a logo: parts the detector did not take for text (a ring around a
+  // symbol it did) sit next to the found mark at its opacity, densely.
+  const nearMark = nearText;
+  for (const i of logoParts(estimate, core, alpha, width, height)) {
+    core[i] = 1;
+    own[i] = alpha;
+    nearMark[i] = 1;
+  }
   if (modes.length > 1) {
     // One stroke, one opacity: noisy estimates inside a stroke can sit nearer the other mode
     // (and would be over- or under-corrected), so each pixel takes the locally dominant one.
@@ -195,7 +203,7 @@ export async function findWhiteOverlay(
     const q = queue[head]!;
     const qx = q % width;
     for (const p of [q - 1, q + 1, q - width, q + width]) {
-      if (p < 0 || p >= n || core[p] || !candidate[p] || !nearText[p]) continue;
+      if (p < 0 || p >= n || core[p] || !candidate[p] || !nearMark[p]) continue;
       if (depth[q]! >= GROW_DEPTH) continue;
       if (Math.abs((p % width) - qx) > 1) continue;
       // A white overlay at opacity a lifts every channel above a·255.
@@ -267,6 +275,69 @@ export function removeWhiteOverlay(rgb: Buffer, perPixel: Float32Array): Buffer 
     if (a <= 0) continue;
     for (let c = 0; c < 3; c++)
       out[i * 3 + c] = Math.max(0, Math.min(255, Math.round((rgb[i * 3 + c]! - a * 255) / (1 - a))));
+  }
+  return out;
+}
+
+/** A logo part: within this many px of the found mark... */
+const PART_REACH = 60;
+/** ...with its estimates within this of the mark's opacity, packed this densely... */
+const PART_BAND = 0.04;
+const PART_DENSITY = 0.5;
+/** ...at least this many pixels... */
+const PART_MIN = 600;
+/** ...with at most this share of the PART_RIM px around it at nearly the same opacity. */
+const PART_RIM = 3;
+const PART_RIM_ALIKE = 0.25;
+
+/**
+ * Pixels of the parts of a mark next to the found one, at its opacity: connected patches of
+ * estimates within PART_BAND of `alpha`, dense, large enough and touching the found mark's
+ * neighbourhood. Only what is beside a mark already found is searched, so bright photo
+ * patches elsewhere at a similar opacity are left alone.
+ */
+function logoParts(
+  estimate: Float32Array,
+  core: Uint8Array,
+  alpha: number,
+  width: number,
+  height: number,
+): number[] {
+  const n = width * height;
+  const band = new Uint8Array(n);
+  for (let i = 0; i < n; i++)
+    band[i] = estimate[i]! >= 0 && Math.abs(estimate[i]! - alpha) <= PART_BAND ? 1 : 0;
+  const dense = density(band, width, height, STROKE_RADIUS);
+  for (let i = 0; i < n; i++) if (band[i] && dense[i]! < PART_DENSITY) band[i] = 0;
+  const near = density(core, width, height, PART_REACH);
+  const { labels, count } = components(growMask(band, width, height, 2), width, height);
+  const size = new Uint32Array(count + 1);
+  const touches = new Uint8Array(count + 1);
+  for (let i = 0; i < n; i++) {
+    const l = labels[i]!;
+    if (!l || !band[i]) continue;
+    size[l]!++;
+    if (near[i]! > 0) touches[l] = 1;
+  }
+  // An overlay's edge is a step: just outside a part the photo is no longer lifted. Bright
+  // photo patches fade out, their surroundings still read as nearly the same opacity.
+  const part = new Uint8Array(n);
+  for (let i = 0; i < n; i++)
+    if (band[i] && touches[labels[i]!] && size[labels[i]!]! >= PART_MIN) part[i] = 1;
+  const ring = growMask(part, width, height, PART_RIM);
+  const rimLabel = components(ring, width, height);
+  const rimSize = new Uint32Array(rimLabel.count + 1);
+  const rimAlike = new Uint32Array(rimLabel.count + 1);
+  for (let i = 0; i < n; i++) {
+    const l = rimLabel.labels[i]!;
+    if (!l || part[i]) continue;
+    rimSize[l]!++;
+    if (estimate[i]! >= 0 && Math.abs(estimate[i]! - alpha) <= PART_BAND * 2) rimAlike[l]!++;
+  }
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const l = rimLabel.labels[i]!;
+    if (part[i] && !core[i] && rimAlike[l]! <= rimSize[l]! * PART_RIM_ALIKE) out.push(i);
   }
   return out;
 }
