@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { density, growMask, open } from "./morphology";
+import { uniform } from "../../local/random";
+import { components, density, dilate, growMask, open } from "./morphology";
 
 describe("morphology", () => {
   it("opening removes a bright line narrower than the square and keeps a wide plateau", () => {
@@ -21,5 +22,27 @@ describe("morphology", () => {
     expect(grown.reduce((a, b) => a + b, 0)).toBe(9);
     expect(density(grown, w, w, 1)[4 * w + 4]).toBe(1);
     expect(density(mask, w, w, 1)[4 * w + 4]).toBeCloseTo(1 / 9);
+  });
+  it("grows a mask exactly as a square dilation would, at the borders too", () => {
+    const rand = uniform(5);
+    for (let t = 0; t < 100; t++) {
+      const w = 1 + Math.floor(rand() * 50);
+      const h = 1 + Math.floor(rand() * 50);
+      const r = Math.floor(rand() * 10);
+      const mask = Uint8Array.from({ length: w * h }, () => (rand() < 0.03 ? 1 : 0));
+      const square = Uint8Array.from(dilate(Float32Array.from(mask), w, h, r), (v) => (v > 0 ? 1 : 0));
+      expect(growMask(mask, w, h, r)).toEqual(square);
+    }
+  });
+
+  it("labels 4-connected parts", () => {
+    // Two bars and a diagonal neighbour (not 4-connected): three parts.
+    const w = 6;
+    const mask = Uint8Array.from([1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 1, 0, 0, 0]);
+    const { labels, count } = components(mask, w, 3);
+    expect(count).toBe(3);
+    expect(labels[0]).toBe(labels[1]);
+    expect(labels[9]).toBe(labels[11]);
+    expect(labels[14]).not.toBe(labels[9]);
   });
 });
