@@ -5,6 +5,7 @@ import { mulberry32 } from "../../local/random";
 import type { RenderRequest } from "../../types";
 import { noFaceError } from "../face-rules";
 import { CLAY, clayShade } from "../3d-caricature/clay";
+import { bounds, threshold } from "../stylized-stickers/mask";
 import { inspect } from "./rules";
 import { ART, BASE, backdrop, FIGURE_SLOT, HEIGHT, PALETTES, WIDTH, windowSheenSvg } from "./scene";
 
@@ -24,27 +25,15 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, face } = await inspect(req);
   const matte = await personMatte(src);
 
-  // The person's bounding box in the matte.
+  // The person's bounding box in the matte (ends exclusive).
   const { width, height } = src;
-  let x0 = width;
-  let y0 = height;
-  let x1 = -1;
-  let y1 = -1;
-  let count = 0;
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      if (matte.alpha[y * width + x]! >= 128) {
-        count++;
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-      }
-  if (count < width * height * MIN_PERSON_SHARE) throw noFaceError();
+  const person = bounds(threshold(matte.alpha, width, height));
+  if (!person || person.area < width * height * MIN_PERSON_SHARE) throw noFaceError();
+  const { x0, y0, x1, y1 } = person;
 
   // Cut-out at figure size: RGB and matte together, then shaded as painted plastic.
-  const boxW = x1 - x0 + 1;
-  const boxH = y1 - y0 + 1;
+  const boxW = x1 - x0;
+  const boxH = y1 - y0;
   const scale = Math.min(FIGURE_SLOT.maxWidth / boxW, FIGURE_SLOT.maxHeight / boxH);
   const fw = Math.max(1, Math.round(boxW * scale));
   const fh = Math.max(1, Math.round(boxH * scale));
