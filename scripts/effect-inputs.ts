@@ -3,7 +3,13 @@
  * inputs): the example gallery (`npm run examples`) and the contact sheet
  * (`npm run engine:sheet`) use the same.
  */
+import fs from "node:fs";
+import path from "node:path";
+import { operatorOptions, type Effect } from "@/core/catalogue";
 import { LOCAL_INPUT_CHECKS } from "@/engine/effects/registry";
+import type { LocalProvider } from "@/engine/local/local-provider";
+
+const PHOTOS = path.resolve(__dirname, "../tests/fixtures/photos");
 
 const portraits = [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]];
 const general = [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["landscape-1-meadow-cc0.jpg"]];
@@ -48,4 +54,21 @@ export function effectInputs(effectId: string): string[][] {
     INPUTS[effectId] ??
     (effectId in LOCAL_INPUT_CHECKS || PORTRAIT_LOOKS.includes(effectId) ? portraits : general)
   );
+}
+
+/** Renders one task of operator inputs (fixture photo names) with the operator's options. */
+export function renderFixtures(provider: LocalProvider, effect: Effect, names: string[], seed: number) {
+  const images = names.map((n) => ({
+    bytes: fs.readFileSync(path.join(PHOTOS, n)),
+    mime: n.endsWith(".png") ? "image/png" : "image/jpeg",
+  }));
+  const output = provider.render({
+    effectId: effect.id,
+    route: "v1",
+    images,
+    options: operatorOptions(effect),
+    prompt: "",
+    seed,
+  });
+  return { images, output };
 }

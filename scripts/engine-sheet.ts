@@ -5,13 +5,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp, { type OverlayOptions } from "sharp";
-import { EFFECTS, operatorOptions } from "@/core/catalogue";
+import { EFFECTS } from "@/core/catalogue";
 import { LocalProvider } from "@/engine/local/local-provider";
 import { EngineError } from "@/engine/types";
-import { effectInputs } from "./effect-inputs";
+import { effectInputs, renderFixtures } from "./effect-inputs";
 
 const ROOT = path.resolve(__dirname, "..");
-const PHOTOS = path.join(ROOT, "tests/fixtures/photos");
 const CELL = 260;
 const LABEL = 220;
 const escape = (s: string) => s.replace(/[<>&]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]!);
@@ -28,18 +27,9 @@ async function main() {
   for (const [row, effect] of effects.entries()) {
     tiles.push({ input: text(effect.id, LABEL, CELL), left: 0, top: row * CELL });
     for (const [col, names] of effectInputs(effect.id).entries()) {
-      const images = names.map((n) => ({ bytes: fs.readFileSync(path.join(PHOTOS, n)), mime: "image/jpeg" }));
       let tile: Buffer;
       try {
-        const options = operatorOptions(effect);
-        const out = await provider.render({
-          effectId: effect.id,
-          route: "v1",
-          images,
-          options,
-          prompt: "",
-          seed: 1,
-        });
+        const out = await renderFixtures(provider, effect, names, 1).output;
         tile = await sharp(Buffer.from(out.bytes))
           .resize(CELL - 10, CELL - 10, { fit: "contain", background: "#eee" })
           .png()

@@ -7,13 +7,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import { EFFECTS, operatorOptions } from "@/core/catalogue";
+import { EFFECTS } from "@/core/catalogue";
 import { LocalProvider } from "@/engine/local/local-provider";
 import { EngineError } from "@/engine/types";
-import { effectInputs } from "./effect-inputs";
+import { effectInputs, renderFixtures } from "./effect-inputs";
 
 const ROOT = path.resolve(__dirname, "..");
-const PHOTOS = path.join(ROOT, "tests/fixtures/photos");
 const OUT = path.join(ROOT, "public/examples");
 const MANIFEST = path.join(ROOT, "src/generated/examples.json");
 const SIZE = 640;
@@ -44,21 +43,10 @@ async function main() {
     }
     fs.mkdirSync(dir, { recursive: true });
     for (const [i, names] of inputs.entries()) {
-      const images = names.map((n) => ({
-        bytes: fs.readFileSync(path.join(PHOTOS, n)),
-        mime: n.endsWith(".png") ? "image/png" : "image/jpeg",
-      }));
       const started = Date.now();
+      const { images, output } = renderFixtures(provider, effect, names, 1000 + i);
       try {
-        const options = operatorOptions(effect);
-        const out = await provider.render({
-          effectId: effect.id,
-          route: "v1",
-          images,
-          options,
-          prompt: "",
-          seed: 1000 + i,
-        });
+        const out = await output;
         await webp(images[0]!.bytes, path.join(dir, `${i + 1}-before.webp`));
         await webp(out.bytes, path.join(dir, `${i + 1}-after.webp`));
         made++;
