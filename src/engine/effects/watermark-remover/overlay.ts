@@ -98,7 +98,8 @@ export async function findWhiteOverlay(
   const behind = await backgroundBehind(rgb, growMask(candidate, width, height, 2), width, height);
   const text = new Uint8Array(n);
   for (let i = 0; i < n; i++) text[i] = textProbability[i]! > TEXT_THRESHOLD ? 1 : 0;
-  const nearText = growMask(text, width, height, TEXT_REACH);
+  // Where the marks are: near detected text, and (step 5b) beside the parts found there.
+  const nearMark = growMask(text, width, height, TEXT_REACH);
   const estimate = new Float32Array(n).fill(-1);
   const histogram = new Uint32Array(101);
   for (let i = 0; i < n; i++) {
@@ -118,7 +119,7 @@ export async function findWhiteOverlay(
     if (bright || hi - lo >= CHANNEL_SPREAD) continue;
     estimate[i] = sum / 3;
     // The opacity is read where the detector sees text: elsewhere bright texture dilutes it.
-    if (nearText[i]) histogram[Math.min(100, Math.max(0, Math.round((sum / 3) * 100)))]!++;
+    if (nearMark[i]) histogram[Math.min(100, Math.max(0, Math.round((sum / 3) * 100)))]!++;
   }
 
   // (3) The dominant opacity.
@@ -166,10 +167,9 @@ export async function findWhiteOverlay(
 
   // (4) Strokes, not specks; (5) near detected text.
   const dense = density(core, width, height, STROKE_RADIUS);
-  for (let i = 0; i < n; i++) if (core[i] && (dense[i]! < STROKE_DENSITY || !nearText[i])) core[i] = 0;
+  for (let i = 0; i < n; i++) if (core[i] && (dense[i]! < STROKE_DENSITY || !nearMark[i])) core[i] = 0;
   // (5b) The rest of a logo: parts the detector did not take for text (a ring around a
   // symbol it did) sit next to the found mark at its opacity, densely.
-  const nearMark = nearText;
   for (const i of logoParts(estimate, core, alpha, width, height)) {
     core[i] = 1;
     own[i] = alpha;
