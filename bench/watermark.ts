@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "../src/engine/effects/watermark-remover/measure";
 import { render } from "../src/engine/effects/watermark-remover/render";
-import { EngineError, type RenderRequest } from "../src/engine/types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 
 const PHOTOS = path.resolve(__dirname, "../tests/fixtures/photos");
 const read = (name: string) => fs.readFileSync(path.join(PHOTOS, name));

@@ -9,7 +9,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { EFFECTS } from "@/core/catalogue";
 import { LocalProvider } from "@/engine/local/local-provider";
-import { EngineError } from "@/engine/types";
+import { EngineError } from "@/core/ports/renderer";
 import { effectInputs, renderFixtures } from "./effect-inputs";
 
 const ROOT = path.resolve(__dirname, "..");

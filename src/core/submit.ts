@@ -3,7 +3,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "@/adapters/db/client";
 import type { ObjectStorage } from "@/adapters/storage/types";
-import type { EngineImage } from "@/engine/types";
+import type { EngineImage } from "@/core/ports/renderer";
 import { task, taskInput } from "@/adapters/db/schema";
 import { getEffectByImageType, MOOD_PROMPT_MAX, type Effect } from "./catalogue";
 import { spendCreditsTx } from "./credits";

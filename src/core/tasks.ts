@@ -3,7 +3,7 @@ import type { Db } from "@/adapters/db/client";
 import { image, task, taskInput, upload, type TaskState } from "@/adapters/db/schema";
 import type { TaskEvent, TaskEventBus } from "@/adapters/events/types";
 import type { ObjectStorage } from "@/adapters/storage/types";
-import { EngineError, type RenderRequest, type RenderResult } from "@/engine/types";
+import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "./ports/renderer";
 import { getEffect } from "./catalogue";
 import { addCreditsTx } from "./credits";
 import { Messages } from "./errors";
@@ -44,10 +44,6 @@ export const TaskReasons = {
 
 /** How many times a task may start (a restart mid-render allows one more try). */
 export const MAX_ATTEMPTS = 2;
-
-export interface Renderer {
-  render(req: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
-}
 
 export interface TaskDeps {
   db: Db;

@@ -1,7 +1,7 @@
 import { InputRefusal, type InputRules } from "@/core/submit";
 import { LOCAL_INPUT_CHECKS } from "./effects/registry";
 import type { EnginePool } from "./pool";
-import { EngineError } from "./types";
+import { EngineError } from "@/core/ports/renderer";
 
 /**
  * The effects' input rules (their rules.ts), run in engine worker threads so the models

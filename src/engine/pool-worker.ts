@@ -6,7 +6,7 @@
  */
 import { LOCAL_INPUT_CHECKS } from "./effects/registry";
 import { LocalProvider } from "./local/local-provider";
-import { EngineError, type RenderRequest, type RenderResult } from "./types";
+import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 
 const provider = new LocalProvider();
 /** Test knob (fault tests kill a worker mid-render): a pause before each render. Default 0. */

@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEnginePool } from "./pool";
-import { EngineError } from "./types";
+import { EngineError } from "@/core/ports/renderer";
 
 const cat = fs.readFileSync(path.resolve(__dirname, "../../tests/fixtures/photos/pet-1-cat.png"));
 

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { Piscina } from "piscina";
+import { LOCAL_EFFECTS } from "./effects/registry";
 import type { CheckAnswer, WorkerAnswer } from "./pool-worker";
-import { EngineError, type RenderRequest, type RenderResult } from "./types";
+import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 
-/** Renders off the web server's event loop, in worker threads. */
-export interface EnginePool {
-  render(req: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
+/** The local engine as a Renderer that renders off the web server's event loop, in worker threads. */
+export interface EnginePool extends Renderer {
   /** Checks the request's input rules (effects' rules.ts); rejects with their EngineError. */
   check(req: RenderRequest): Promise<void>;
   close(): Promise<void>;
@@ -25,6 +25,8 @@ export function createEnginePool(opts: { threads: number }): EnginePool {
     execArgv: [...process.execArgv.filter((a) => !a.startsWith("--inspect")), "--import", "tsx"],
   });
   return {
+    id: "local",
+    supports: (effectId) => effectId in LOCAL_EFFECTS,
     async render(req, signal) {
       let answer: WorkerAnswer;
       try {

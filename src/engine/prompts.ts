@@ -5,7 +5,7 @@ import {
   OUTPAINT_EDGES,
   type OutpaintEdge,
 } from "@/core/catalogue";
-import { EngineError } from "./types";
+import { EngineError } from "@/core/ports/renderer";
 
 /**
  * The server-only prompt table (the spec's "Prompt table"): what a hosted image model is

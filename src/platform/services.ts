@@ -27,9 +27,9 @@ import {
   staleQueuedTasks,
   sweepExpiredTasks,
   TaskStatusCache,
-  type Renderer,
   type TaskDeps,
 } from "@/core/tasks";
+import type { Renderer } from "@/core/ports/renderer";
 import { ImageRefusedError, sweepStaleUploads, type ImageSanitizer } from "@/core/uploads";
 import { createEnginePool, type EnginePool } from "@/engine/pool";
 import { poolInputRules } from "@/engine/input-rules";
@@ -195,7 +195,11 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     local:
       overrides.renderer ??
       (role === "web"
-        ? { render: () => Promise.reject(new Error("this web process does not render")) }
+        ? {
+            id: "local",
+            supports: () => false,
+            render: () => Promise.reject(new Error("this web process does not render")),
+          }
         : (pool = createEnginePool({ threads: env.ENGINE_THREADS }))),
     db,
     log: (level, msg, extra) => log[level](extra ?? {}, msg),

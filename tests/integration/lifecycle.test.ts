@@ -4,7 +4,7 @@ import { task } from "@/adapters/db/schema";
 import { getBalance, ledgerSum } from "@/core/credits";
 import { TaskReasons } from "@/core/tasks";
 import { countLiveUploads } from "@/core/uploads";
-import type { RenderRequest, RenderResult } from "@/engine/types";
+import type { RenderRequest, RenderResult } from "@/core/ports/renderer";
 import {
   SCALE_OUT,
   asUser,
@@ -18,6 +18,8 @@ import {
 
 /** A renderer that never finishes until aborted: a stuck provider or a slow engine. */
 const hangingRenderer = {
+  id: "hanging",
+  supports: () => true,
   render(_req: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
     return new Promise((_resolve, reject) => {
       signal?.addEventListener("abort", () => reject(new Error("aborted")));

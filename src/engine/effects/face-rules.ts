@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { decodeRaw, firstImage, type RawImage } from "../local/image-io";
-import { EngineError, type RenderRequest } from "../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../vision/human";
 
 /**

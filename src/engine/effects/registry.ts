@@ -1,4 +1,4 @@
-import type { RenderRequest } from "../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import type { EffectOutput } from "../local/image-io";
 import { render as babyFaceGenerator } from "./baby-face-generator/render";
 import { check as babyFaceGeneratorCheck } from "./baby-face-generator/rules";

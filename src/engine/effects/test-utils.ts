@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
-import type { RenderRequest } from "../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 
 /** Shared helpers for the effects' tests. */
 export const PHOTOS = path.resolve(__dirname, "../../../tests/fixtures/photos");

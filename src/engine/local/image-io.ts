@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from "sharp";
-import { EngineError, type RenderRequest } from "../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 
 /**
  * Decoding and encoding shared by the local effects. Every effect reads its input through

@@ -1,6 +1,6 @@
 import { getEffect } from "@/core/catalogue";
 import { LOCAL_EFFECTS } from "../effects/registry";
-import { EngineError, type ImageProvider, type RenderRequest, type RenderResult } from "../types";
+import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 
 export const LOCAL_PROVIDER_ID = "local";
 export const LOCAL_MODEL = "photofx-local-1";
@@ -9,7 +9,7 @@ export const LOCAL_MODEL = "photofx-local-1";
  * The embedded CPU engine: sharp (and, for people effects, on-device models). Needs no
  * key and no network. Effects not implemented yet fail with a clear reason.
  */
-export class LocalProvider implements ImageProvider {
+export class LocalProvider implements Renderer {
   readonly id = LOCAL_PROVIDER_ID;
 
   supports(effectId: string): boolean {

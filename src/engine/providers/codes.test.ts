@@ -3,7 +3,7 @@ import path from "node:path";
 import { ApiError } from "@google/genai";
 import type { GenerateContentResponse } from "@google/genai";
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../types";
+import { EngineError } from "@/core/ports/renderer";
 import { ProviderCodes } from "./codes";
 import { falFailure } from "./fal";
 import { BLOCK_REASONS, FINISH_REASONS, geminiFailure, imageFrom } from "./gemini";

@@ -1,7 +1,7 @@
 import { ApiError, createFalClient, type FalClient } from "@fal-ai/client";
 import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
 import { PROMPT_TABLE } from "../prompts";
-import { EngineError, type ImageProvider, type RenderRequest, type RenderResult } from "../types";
+import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "./codes";
 import {
   createProviderFetch,
@@ -64,7 +64,7 @@ interface FalImage {
   content_type?: string;
 }
 
-export class FalProvider implements ImageProvider {
+export class FalProvider implements Renderer {
   readonly id = FAL_PROVIDER_ID;
   private readonly client: FalClient;
   private readonly fetch: typeof fetch;

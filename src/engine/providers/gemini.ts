@@ -1,7 +1,7 @@
 import { ApiError, GoogleGenAI, Modality, type GenerateContentResponse } from "@google/genai";
 import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
 import { PROMPT_TABLE } from "../prompts";
-import { EngineError, type ImageProvider, type RenderRequest, type RenderResult } from "../types";
+import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes, type ProviderReason } from "./codes";
 import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, type RetryPolicy } from "./http";
 import { readOutputImage } from "./images";
@@ -112,7 +112,7 @@ export const BLOCK_REASONS: Record<string, ProviderReason> = {
   OTHER: { code: ProviderCodes.refused, text: `The image service refused this request. ${TRY_ANOTHER}` },
 };
 
-export class GeminiProvider implements ImageProvider {
+export class GeminiProvider implements Renderer {
   readonly id = GEMINI_PROVIDER_ID;
   private readonly ai: GoogleGenAI;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../types";
+import { EngineError } from "@/core/ports/renderer";
 import {
   createProviderFetch,
   parseRetryAfter,

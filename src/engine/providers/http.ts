@@ -1,4 +1,4 @@
-import { EngineError } from "../types";
+import { EngineError } from "@/core/ports/renderer";
 import { ProviderCodes, type ProviderCode } from "./codes";
 
 /**

@@ -1,5 +1,5 @@
 import sharp, { type Metadata } from "sharp";
-import { EngineError, type RenderResult } from "../types";
+import { EngineError, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "./codes";
 
 /**

@@ -1,5 +1,5 @@
 import { buildPrompt, type BuiltPrompt } from "../prompts";
-import type { RenderRequest } from "../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { inputSize } from "./images";
 
 /** The prompt a hosted provider sends for a request (the first image's size sets the ratio). */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { EngineError, type RenderRequest, type RenderResult } from "../types";
+import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { CircuitBreaker } from "./circuit-breaker";
 import { ProviderHttpError } from "./http";
-import { ProviderRouter, RouterReasons, type RoutableProvider, type RouterConfig } from "./router";
+import type { Renderer } from "@/core/ports/renderer";
+import { ProviderRouter, RouterReasons, type RouterConfig } from "./router";
 import { SpendCap } from "./spend-cap";
 
 const request = (effectId = "3d-finger", route: "v1" | "v2" = "v1"): RenderRequest => ({
@@ -21,7 +22,7 @@ function fakeProvider(
   supports = () => true,
 ) {
   const calls: Array<{ req: RenderRequest; signal?: AbortSignal }> = [];
-  const p: RoutableProvider & { calls: typeof calls; behave: typeof behave } = {
+  const p: Renderer & { calls: typeof calls; behave: typeof behave } = {
     id,
     calls,
     behave,

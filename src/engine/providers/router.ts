@@ -1,5 +1,4 @@
-import type { Renderer } from "@/core/tasks";
-import { EngineError, type RenderRequest, type RenderResult } from "../types";
+import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { CircuitBreaker } from "./circuit-breaker";
 import { ProviderCodes, type ProviderCode } from "./codes";
 import { SpendCap } from "./spend-cap";
@@ -17,13 +16,6 @@ import { SpendCap } from "./spend-cap";
  * failure ends the task (with a refund) and counts against the provider's breaker, which
  * moves later tasks to the fallback when the provider keeps failing.
  */
-
-/** A renderer the router can choose: a hosted provider or the local engine pool. */
-export interface RoutableProvider {
-  readonly id: string;
-  supports(effectId: string): boolean;
-  render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
-}
 
 export interface RouterConfig {
   /** The deployment's provider ("local", "fal", "gemini"). */
@@ -68,12 +60,13 @@ export const routerError = (why: keyof typeof RouterReasons): EngineError =>
   new EngineError(RouterReasons[why], true, RouterCodes[why]);
 
 export class ProviderRouter implements Renderer {
-  private readonly providers = new Map<string, RoutableProvider>();
+  readonly id = "router";
+  private readonly providers = new Map<string, Renderer>();
   private readonly breakers = new Map<string, CircuitBreaker>();
   readonly spend: SpendCap;
 
   constructor(
-    providers: RoutableProvider[],
+    providers: Renderer[],
     private readonly config: RouterConfig,
     private readonly log: RouterLog = () => undefined,
     now: () => number = Date.now,
@@ -90,6 +83,11 @@ export class ProviderRouter implements Renderer {
   candidates(effectId: string): string[] {
     const first = this.config.overrides[effectId] ?? this.config.engine;
     return [...new Set([first, ...this.config.fallback])].filter((id) => this.providers.has(id));
+  }
+
+  /** Whether any candidate for the effect can render it. */
+  supports(effectId: string): boolean {
+    return this.candidates(effectId).some((id) => this.providers.get(id)!.supports(effectId));
   }
 
   /** What one image costs at a provider on a route (0 when not configured). */
@@ -139,7 +137,7 @@ export class ProviderRouter implements Renderer {
 
   /** Runs one render under the router's time limit and the caller's signal. */
   private async renderWithTimeout(
-    provider: RoutableProvider,
+    provider: Renderer,
     request: RenderRequest,
     signal?: AbortSignal,
   ): Promise<RenderResult> {

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "@/config/env";
-import type { Renderer } from "@/core/tasks";
+import type { Renderer } from "@/core/ports/renderer";
 import { createRenderer, parseOverrides, resolveEngineChoice } from "./setup";
 
 const env = (vars: Record<string, string> = {}) => parseEnv({ DATA_DIR: "/tmp/photofx-setup-test", ...vars });
-const local: Renderer = { render: () => Promise.reject(new Error("unused")) };
+const local: Renderer = {
+  id: "local",
+  supports: () => true,
+  render: () => Promise.reject(new Error("unused")),
+};
 
 describe("engine configuration", () => {
   it("keeps the local engine alone when no key is set", async () => {

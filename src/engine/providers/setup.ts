@@ -3,12 +3,12 @@ import type { Db } from "@/adapters/db/client";
 import { image } from "@/adapters/db/schema";
 import { EnvError, type Env } from "@/config/env";
 import { EFFECTS } from "@/core/catalogue";
-import type { Renderer } from "@/core/tasks";
+import type { Renderer } from "@/core/ports/renderer";
 import { FalProvider } from "./fal";
 import { FalWebhookHub } from "./fal-webhook";
 import { GeminiProvider } from "./gemini";
 import type { RetryPolicy } from "./http";
-import { ProviderRouter, type RoutableProvider, type RouterConfig, type RouterLog } from "./router";
+import { ProviderRouter, type RouterConfig, type RouterLog } from "./router";
 
 /**
  * Builds the renderer the task runner uses from configuration: the local engine pool
@@ -66,7 +66,7 @@ export async function createRenderer(env: Env, deps: RendererDeps): Promise<Rend
     attemptTimeoutMs: 60_000,
   };
 
-  const providers: RoutableProvider[] = [];
+  const providers: Renderer[] = [];
   let falWebhooks: FalWebhookHub | null = null;
   if (env.FAL_KEY) {
     falWebhooks = env.FAL_WEBHOOK_URL ? new FalWebhookHub({ jwksUrl: env.FAL_JWKS_URL }) : null;
@@ -98,11 +98,7 @@ export async function createRenderer(env: Env, deps: RendererDeps): Promise<Rend
       }),
     );
   }
-  providers.push({
-    id: "local",
-    supports: () => true,
-    render: (req, signal) => deps.local.render(req, signal),
-  });
+  providers.push(deps.local);
 
   const config: RouterConfig = {
     ...choice,

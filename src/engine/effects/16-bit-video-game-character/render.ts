@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../local/image-io";
 import { upscaleCells } from "../../local/pixel-grid";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
  * 16-Bit Video Game Character: a 16-bit console sprite look. A finer grid than the 8-bit

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../../types";
+import { EngineError } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../../vision/human";
 import { photo, raw, request, type Raw } from "../test-utils";
 import { render } from "./render";

@@ -1,5 +1,5 @@
 import type { RawImage } from "../../local/image-io";
-import { EngineError, type RenderRequest } from "../../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
 import { facesOfFirstImage, requireFace } from "../face-rules";
 

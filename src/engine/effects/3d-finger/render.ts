@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { personMatte } from "../../vision/human";
 import { encodePng, type EffectOutput } from "../../local/image-io";
 import { mulberry32 } from "../../local/random";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { noFaceError } from "../face-rules";
 import { CLAY, clayShade } from "../3d-caricature/clay";
 import { bounds, threshold } from "../stylized-stickers/mask";

@@ -1,4 +1,4 @@
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
 import { mulberry32 } from "../../local/random";
 

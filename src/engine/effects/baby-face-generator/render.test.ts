@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../../types";
+import { EngineError } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../../vision/human";
 import { photo, raw, request } from "../test-utils";
 import { LEFT_EYE, MARKS, RIGHT_EYE } from "./baby-shape";

@@ -1,6 +1,6 @@
 import { personMatte } from "../../vision/human";
 import { encodePng, transformRaw, type EffectOutput, type RawImage } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { babyShape, centroid, dist, FACE_OVAL, LEFT_EYE, MARKS, RIGHT_EYE } from "./baby-shape";
 import type { Pt } from "./delaunay";
 import { inspect, type Parent } from "./rules";

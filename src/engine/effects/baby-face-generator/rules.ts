@@ -1,5 +1,5 @@
 import { decodeRaw, type RawImage } from "../../local/image-io";
-import { EngineError, type RenderRequest } from "../../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../../vision/human";
 
 const noFace = (which: string) =>

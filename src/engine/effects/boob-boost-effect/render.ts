@@ -1,5 +1,5 @@
 import { encodePng, type EffectOutput } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
 
 /**

@@ -1,5 +1,5 @@
 import { firstImage, type RawImage } from "../../local/image-io";
-import { EngineError, type RenderRequest } from "../../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { detectBodies, detectFaces, type Face } from "../../vision/human";
 import { minorSignals, shoulders } from "../../vision/minor-signal";
 import { decodePortrait, noFaceError, requireOneFace } from "../face-rules";

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { decodeRaw, firstImage, type EffectOutput } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
  * Coloring page for children aged 6-9: the photo simplified into a few large regions, their

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { personMatte, type Face } from "../../vision/human";
 import { encodePng, type EffectOutput, type RawImage } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { addBlush } from "../stylized-stickers/blush";
 import { inspect } from "./rules";
 import { cartoonise } from "../stylized-stickers/cartoon";

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { sobel } from "../image-to-line-drawing/render";
 import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
  * Game-poster illustration: flattened cel-shaded colour regions (edge-preserving smoothing,

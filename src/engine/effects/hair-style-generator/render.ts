@@ -1,6 +1,6 @@
 import { personMatte, type Face } from "../../vision/human";
 import { encodePng, transformRaw, type EffectOutput } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { hairRegion, headGeometry } from "./hair-region";
 import { inspect } from "./rules";
 import {

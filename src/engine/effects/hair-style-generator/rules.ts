@@ -1,5 +1,5 @@
 import type { RawImage } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
 import { facesOfFirstImage, requireOneFace } from "../face-rules";
 

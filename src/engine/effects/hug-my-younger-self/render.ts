@@ -1,7 +1,7 @@
 import { personMatte, type Face } from "../../vision/human";
 import { encodePng, type EffectOutput, type RawImage } from "../../local/image-io";
 import { uniform } from "../../local/random";
-import { EngineError, type RenderRequest } from "../../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { sampleInto } from "../baby-face-generator/warp";
 import { hash, paletteFor, type Palette } from "./palette";
 import { inspect, type Person } from "./rules";

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { EngineError, type RenderRequest } from "../../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { decodeRaw, encodePng, firstImage, MAX_SIDE, type EffectOutput } from "../../local/image-io";
 import { uniform } from "../../local/random";
 

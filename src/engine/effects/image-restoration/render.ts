@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { decodeRaw, encodePng, firstImage, MAX_SIDE, type EffectOutput } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
  * Image Restoration for old or damaged photos:

@@ -1,4 +1,4 @@
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { firstImage, openInput, readable, type EffectOutput } from "../../local/image-io";
 
 /**

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../../types";
+import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
 import { photo, raw, request } from "../test-utils";
 import { requireFrontal } from "../face-rules";

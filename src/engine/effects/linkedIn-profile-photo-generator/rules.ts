@@ -1,4 +1,4 @@
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
 import { firstImage, type RawImage } from "../../local/image-io";
 import { facesOfFirstImage, requireFrontal, requireMinSide, requireOneFace } from "../face-rules";

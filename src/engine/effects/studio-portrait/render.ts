@@ -1,6 +1,6 @@
 import { personMatte } from "../../vision/human";
 import { encodePng, type EffectOutput } from "../../local/image-io";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
 
 /**

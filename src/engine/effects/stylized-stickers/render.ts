@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { personMatte } from "../../vision/human";
 import { encodePng, type EffectOutput, type RawImage } from "../../local/image-io";
-import { EngineError, type RenderRequest } from "../../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { addBlush } from "./blush";
 import { cartoonise } from "./cartoon";
 import { inspect } from "./rules";

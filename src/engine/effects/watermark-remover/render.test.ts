@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { EngineError } from "../../types";
+import { EngineError } from "@/core/ports/renderer";
 import { photo, request } from "../test-utils";
 import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "./measure";
 import { render } from "./render";

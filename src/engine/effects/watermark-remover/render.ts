@@ -1,6 +1,6 @@
 import { textProbability } from "../../vision/text-detector";
 import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
-import { EngineError, type RenderRequest } from "../../types";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { inpaintRgb } from "../../local/opencv";
 import { growMask } from "./morphology";
 import { findOpaqueText } from "./opaque";

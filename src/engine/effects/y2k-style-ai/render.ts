@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import type { RenderRequest } from "../../types";
+import type { RenderRequest } from "@/core/ports/renderer";
 import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
 import { uniform } from "../../local/random";
 import { lookFromPrompt, type Look } from "./look";

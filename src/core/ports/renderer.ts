@@ -1,6 +1,6 @@
 /**
- * The engine interface: what every image provider (local CPU engine, fal.ai, Gemini)
- * implements. Input images, effect, options and seed in; one output image and its
+ * The render port: the one contract for "something that renders a request". The local
+ * CPU engine, every hosted provider and the router over them all implement `Renderer`. Input images, effect, options and seed in; one output image and its
  * metadata out. Providers never see user ids, URLs they could fetch, or the database.
  */
 
@@ -51,10 +51,10 @@ export class EngineError extends Error {
   }
 }
 
-export interface ImageProvider {
-  /** Stable id stored with each image, e.g. "local". */
+export interface Renderer {
+  /** Stable id stored with each image, e.g. "local", "fal"; "router" for the router. */
   readonly id: string;
-  /** Whether this provider can render the effect at all. */
+  /** Whether this renderer can render the effect at all. */
   supports(effectId: string): boolean;
   /** Renders one output. Rejects with EngineError for user-facing failures. */
   render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
