@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: "./src/adapters/db/schema.ts",
+  schema: "./src/core/schema.ts",
   out: "./drizzle",
 });

@@ -12,7 +12,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { EFFECTS, operatorOptions } from "@/core/catalogue";
 import { LOCAL_INPUT_CHECKS } from "@/engine/effects/registry";
-import { LocalProvider } from "@/engine/local/local-provider";
+import { LocalProvider } from "@/engine/providers/local/local-provider";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ROOT = path.resolve(__dirname, "..");

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { operatorOptions, type Effect } from "@/core/catalogue";
 import { LOCAL_INPUT_CHECKS } from "@/engine/effects/registry";
-import type { LocalProvider } from "@/engine/local/local-provider";
+import type { LocalProvider } from "@/engine/providers/local/local-provider";
 
 const PHOTOS = path.resolve(__dirname, "../tests/fixtures/photos");
 

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { EFFECTS } from "@/core/catalogue";
-import { LocalProvider } from "@/engine/local/local-provider";
+import { LocalProvider } from "@/engine/providers/local/local-provider";
 import { EngineError } from "@/core/ports/renderer";
 import { effectInputs, renderFixtures } from "./effect-inputs";
 

@@ -5,13 +5,19 @@ import {
   RateLimiterRes,
   type RateLimiterAbstract,
 } from "rate-limiter-flexible";
-import { AppError } from "@/core/errors";
 
 /**
  * Per-user and per-IP limits on uploads and submits (rate-limiter-flexible): in memory on
- * one machine, in Redis when several processes serve. A refusal is a 429 with a clear
- * message and the seconds to wait.
+ * one machine, in Redis when several processes serve. A refusal is a RateLimitExceeded
+ * carrying the seconds to wait; the API answers it with a 429 (src/api/context.ts).
  */
+export class RateLimitExceeded extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`rate limit exceeded; retry after ${retryAfterSeconds} s`);
+    this.name = "RateLimitExceeded";
+  }
+}
+
 export class RateLimits {
   private readonly limiters: Record<"upload" | "submit", RateLimiterAbstract | null>;
 
@@ -31,7 +37,7 @@ export class RateLimits {
     this.limiters = { upload: make("upload", perMinute.upload), submit: make("submit", perMinute.submit) };
   }
 
-  /** Counts one request against the user's and the IP's budget; throws RATE_LIMITED past either. */
+  /** Counts one request against the user's and the IP's budget; throws RateLimitExceeded past either. */
   async consume(kind: "upload" | "submit", userId: string, ip: string | undefined): Promise<void> {
     const limiter = this.limiters[kind];
     if (!limiter) return;
@@ -40,13 +46,7 @@ export class RateLimits {
       if (ip) await limiter.consume(`ip:${ip}`);
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) throw err;
-      const seconds = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new AppError(
-        "RATE_LIMITED",
-        `Too many requests. Please wait ${seconds} seconds and try again.`,
-        { retryAfter: seconds },
-        { key: "rateLimited", values: { seconds } },
-      );
+      throw new RateLimitExceeded(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
     }
   }
 }

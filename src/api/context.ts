@@ -1,5 +1,6 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
+import { RateLimitExceeded } from "@/adapters/rate-limits";
 import type { SessionUser } from "@/auth/session-cache";
 import { AppError, Messages } from "@/core/errors";
 import type { Services } from "@/platform/services";
@@ -23,5 +24,21 @@ export function clientIp(c: Context<ApiEnv>): string | undefined {
     return getConnInfo(c).remote.address;
   } catch {
     return undefined;
+  }
+}
+
+/** Counts the request against the caller's rate limit; past it, a 429 naming the seconds to wait. */
+export async function rateLimit(c: Context<ApiEnv>, kind: "upload" | "submit", userId: string): Promise<void> {
+  try {
+    await c.get("services").rateLimits.consume(kind, userId, clientIp(c));
+  } catch (err) {
+    if (!(err instanceof RateLimitExceeded)) throw err;
+    const seconds = err.retryAfterSeconds;
+    throw new AppError(
+      "RATE_LIMITED",
+      `Too many requests. Please wait ${seconds} seconds and try again.`,
+      { retryAfter: seconds },
+      { key: "rateLimited", values: { seconds } },
+    );
   }
 }

@@ -16,4 +16,6 @@ export const HTTP_STATUS: Record<AppErrorCode, ContentfulStatusCode> = {
   CONFLICT: 409,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
+  /** A runtime setting switched the effect off (the request is fine; the server's state refuses it). */
+  EFFECT_DISABLED: 409,
 };

@@ -1,7 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import type { Db } from "@/adapters/db/client";
-import * as schema from "@/adapters/db/schema";
+import type { Db } from "@/core/db";
+import * as schema from "@/core/schema";
 import type { Env } from "@/config/env";
 
 export interface AuthOptions {

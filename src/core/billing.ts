@@ -1,7 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "@/adapters/db/client";
-import { checkoutSession, paymentEvent, subscription } from "@/adapters/db/schema";
-import type { Pack, Plan, Pricing } from "@/config/pricing";
+import type { Pricing } from "@/config/pricing";
+import type { Db, Tx } from "./db";
+import type { PaymentEvent, PaymentProvider, Product } from "./ports/payments";
+import { checkoutSession, paymentEvent, subscription } from "./schema";
 import { addCreditsTx } from "./credits";
 import { AppError } from "./errors";
 import { newId } from "./ids";
@@ -12,54 +13,11 @@ import { newId } from "./ids";
  * Stripe webhook or from the built-in test checkout; each event id applies once.
  */
 
-export type Product = { kind: "pack"; pack: Pack } | { kind: "plan"; plan: Plan };
-
 export function findProduct(pricing: Pricing, productId: string): Product | null {
   const pack = pricing.packs.find((p) => p.id === productId);
   if (pack) return { kind: "pack", pack };
   const plan = pricing.plans.find((p) => p.id === productId);
   return plan ? { kind: "plan", plan } : null;
-}
-
-/** A payment provider's events, normalized. `id` is unique per provider event. */
-export type PaymentEvent =
-  | {
-      id: string;
-      type: "checkout.completed";
-      checkoutId: string;
-      paid: boolean;
-      subscriptionId?: string;
-      customerId?: string;
-      periodEnd?: Date;
-    }
-  | { id: string; type: "checkout.async_paid"; checkoutId: string }
-  | {
-      id: string;
-      type: "invoice.paid";
-      invoiceId: string;
-      subscriptionId: string;
-      periodEnd: Date;
-      /** From the subscription's metadata, for an invoice that arrives before its checkout. */
-      userId?: string;
-      planId?: string;
-      customerId?: string;
-    }
-  | { id: string; type: "subscription.deleted"; subscriptionId: string };
-
-export interface CheckoutInput {
-  checkoutId: string;
-  userId: string;
-  email: string;
-  product: Product;
-  currency: string;
-  successUrl: string;
-  cancelUrl: string;
-}
-
-/** Starts checkouts at a provider (Stripe, or the built-in test checkout). */
-export interface PaymentProvider {
-  readonly kind: "test" | "stripe";
-  createCheckout(input: CheckoutInput): Promise<{ url: string; providerSessionId: string | null }>;
 }
 
 export interface BillingDeps {
@@ -104,8 +62,6 @@ export async function startCheckout(
 }
 
 const MONTH_MS = 31 * 24 * 3600 * 1000;
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Makes the user's subscription active until `periodEnd` (one row per user). */
 async function activateSubscription(

@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, sql } from "drizzle-orm";
-import type { Db } from "@/adapters/db/client";
-import { creditEntry, userBalance } from "@/adapters/db/schema";
+import type { Db } from "./db";
+import { creditEntry, userBalance } from "./schema";
 
 /**
  * The credit ledger. Every movement is an append-only entry with a unique idempotency

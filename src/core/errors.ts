@@ -16,7 +16,8 @@ export type AppErrorCode =
   | "CONFLICT"
   | "RATE_LIMITED"
   | "UPGRADE_REQUIRED"
-  | "UNAVAILABLE";
+  | "UNAVAILABLE"
+  | "EFFECT_DISABLED";
 
 /**
  * A message the client can show in the user's language: `key` names an entry of the
@@ -50,6 +51,7 @@ export const Messages = {
   insufficientCredits: "Insufficient credits",
   generationFailed: "Image generation failed",
   timeout: "Generation timeout. Please try again.",
+  effectDisabled: "This effect is switched off on this server right now.",
 } as const;
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "@/adapters/db/client";
-import { image } from "@/adapters/db/schema";
+import type { Db } from "./db";
+import { image } from "./schema";
 import { imagePath } from "./tasks";
 
 /** A generated image as the client sees it (spec: url, prompt, createdAt, uploadedImages, seed). */

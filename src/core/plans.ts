@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "@/adapters/db/client";
-import { subscription } from "@/adapters/db/schema";
+import type { Db } from "./db";
+import { subscription } from "./schema";
 import type { Pricing } from "@/config/pricing";
 
 /** The spec's free-plan cap ("Free plan: 2 Images max"). */

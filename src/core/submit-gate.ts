@@ -1,6 +1,6 @@
-import type { Db } from "@/adapters/db/client";
+import type { Db } from "./db";
 import type { Pricing } from "@/config/pricing";
-import type { BotCheck } from "./botcheck";
+import type { BotCheck } from "./ports/botcheck";
 import { AppError, Messages } from "./errors";
 import { FREE_UPLOAD_CAP, getPlanStatus } from "./plans";
 

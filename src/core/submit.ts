@@ -1,16 +1,21 @@
 import { createHash } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "@/adapters/db/client";
-import type { ObjectStorage } from "@/adapters/storage/types";
-import type { EngineImage } from "@/core/ports/renderer";
-import { task, taskInput } from "@/adapters/db/schema";
+import type { Db } from "./db";
+import { InputRefusal, type InputRules } from "./ports/input-rules";
+import type { JobQueue } from "./ports/job-queue";
+import type { Metrics } from "./ports/metrics";
+import { isEffectEnabled, type SettingsPort } from "./ports/settings";
+import type { ObjectStorage } from "./ports/storage";
+import type { TaskEventBus } from "./ports/task-events";
+import { task, taskInput } from "./schema";
 import { getEffectByImageType, MOOD_PROMPT_MAX, type Effect } from "./catalogue";
 import { spendCreditsTx } from "./credits";
 import { AppError, Messages } from "./errors";
 import { newId, newSeed } from "./ids";
 import type { SubmitGate } from "./submit-gate";
-import { parseUploadUrls, readUploads, requireOwnUploads } from "./uploads";
+import { enqueueCreated } from "./task-lifecycle";
+import { loadUploads, parseUploadUrls, uploadGone } from "./uploads";
 
 /** The spec's submit payload, plus our `options` object. */
 export const submitPayloadSchema = z.object({
@@ -30,33 +35,6 @@ export const submitPayloadSchema = z.object({
 });
 export type SubmitPayload = z.input<typeof submitPayloadSchema>;
 
-/**
- * An effect's input rules beyond the catalogue's (a face found, facing the camera...),
- * checked on the images themselves before any credit is charged. The engine implements
- * it (in its worker threads); `check` rejects with an {@link InputRefusal}.
- */
-export interface InputRules {
-  /** Whether the effect has such rules (others skip reading their images). */
-  appliesTo(effectId: string): boolean;
-  check(request: {
-    effectId: string;
-    images: EngineImage[];
-    options: Record<string, unknown>;
-    prompt: string;
-  }): Promise<void>;
-}
-
-/** What InputRules.check rejects with: the user's reason and its message code. */
-export class InputRefusal extends Error {
-  constructor(
-    readonly reason: string,
-    readonly code: string,
-  ) {
-    super(reason);
-    this.name = "InputRefusal";
-  }
-}
-
 export interface SubmitDeps {
   db: Db;
   gate: SubmitGate;
@@ -65,8 +43,12 @@ export interface SubmitDeps {
   /** Origins whose absolute upload URLs are accepted (our own). */
   allowedOrigins: string[];
   taskTimeoutSeconds: number;
-  /** Called after commit with the new task ids, to enqueue and announce them. */
-  onCreated(tasks: Array<{ id: string; userId: string; credits: number }>): Promise<void>;
+  /** Runtime settings: a switched-off effect is refused before anything else. */
+  settings: SettingsPort;
+  /** After commit, each new task is announced ("queued") and enqueued. */
+  events: TaskEventBus;
+  queue: JobQueue;
+  metrics?: Metrics;
 }
 
 export interface SubmitInput {
@@ -127,6 +109,11 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
 
   const effect = getEffectByImageType(body.imageType);
   if (!effect) throw new AppError("VALIDATION", `Unknown imageType "${body.imageType}"`);
+  if (!isEffectEnabled(deps.settings.current(), effect.id)) {
+    throw new AppError("EFFECT_DISABLED", Messages.effectDisabled, { effectId: effect.id }, {
+      key: "effectDisabled",
+    });
+  }
 
   if (body.image_urls.length === 0)
     throw new AppError("VALIDATION", Messages.noImages, undefined, { key: "noImages" });
@@ -190,10 +177,13 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
     ip: input.ip,
     hostname: input.hostname,
   });
-  await requireOwnUploads(deps.db, input.userId, uploadIds);
+  // The uploads must be the caller's and still live: a missing one is a 400, nothing charged.
+  const own = await loadUploads(deps, uploadIds, { ownerId: input.userId });
+  if (own.missing.length) throw uploadGone();
   if (deps.inputRules.appliesTo(effect.id)) {
     for (const group of groups) {
-      const images = await readUploads(deps.db, deps.storage, group);
+      const { images, missing } = await loadUploads(deps, group, { ownerId: input.userId, read: true });
+      if (missing.length) throw uploadGone();
       try {
         await deps.inputRules.check({ effectId: effect.id, images, options: options.data, prompt });
       } catch (err) {
@@ -260,6 +250,6 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
   }
 
   const created = planned.map((p) => ({ id: p.id, userId: input.userId, credits: effect.credits }));
-  await deps.onCreated(created);
+  await enqueueCreated(deps, created);
   return { taskIds: created.map((c) => c.id) };
 }

@@ -1,27 +1,15 @@
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import type { Db } from "@/adapters/db/client";
-import { task, taskInput, upload } from "@/adapters/db/schema";
-import type { ObjectStorage } from "@/adapters/storage/types";
+import type { Db } from "./db";
+import { task, taskInput, upload } from "./schema";
+import type { ImageSanitizer } from "./ports/image-sanitizer";
+import { ImageRefusedError } from "./ports/image-sanitizer";
+import type { EngineImage } from "./ports/renderer";
+import type { ObjectStorage } from "./ports/storage";
 import { AppError, Messages } from "./errors";
 import { newId } from "./ids";
 
 /** The spec's per-file limit. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-
-/**
- * Decides an image's real type from its content and re-encodes it without metadata.
- * Implemented by the engine (sharp); the domain only sees this interface.
- */
-export interface ImageSanitizer {
-  sanitize(bytes: Uint8Array): Promise<{ bytes: Uint8Array; mime: string; width: number; height: number }>;
-}
-
-/** Thrown by an ImageSanitizer for a file it refuses; `reason` says why, for the user. */
-export class ImageRefusedError extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
 
 export interface UploadDeps {
   db: Db;
@@ -109,19 +97,7 @@ const notOurUpload = () =>
     },
   );
 
-/** Loads the caller's live uploads by id; any missing, foreign or deleted one is a 400. */
-export async function requireOwnUploads(db: Db, userId: string, ids: string[]) {
-  const unique = [...new Set(ids)];
-  const rows = unique.length
-    ? await db
-        .select({ id: upload.id })
-        .from(upload)
-        .where(and(inArray(upload.id, unique), eq(upload.userId, userId), isNull(upload.deletedAt)))
-    : [];
-  if (rows.length !== unique.length) throw uploadGone();
-}
-
-const uploadGone = () =>
+export const uploadGone = () =>
   new AppError(
     "BAD_REQUEST",
     "An image is not one of your uploads or is no longer available (originals are deleted after use). Please upload it again.",
@@ -129,26 +105,52 @@ const uploadGone = () =>
     { key: "uploadGone" },
   );
 
-/** The bytes of live uploads, in the order asked (their ownership already checked). */
-export async function readUploads(
-  db: Db,
-  storage: ObjectStorage,
+/** What {@link loadUploads} found: the images in the order asked, and the ids it could not. */
+export interface LoadedUploads {
+  /** The bytes of each upload found, in the order asked (empty unless `read`). */
+  images: EngineImage[];
+  /** Ids with no live upload (never stored, deleted, someone else's, or its file gone). */
+  missing: string[];
+}
+
+/**
+ * The one way the domain reads uploads, for submit and for the task runner. Reports the
+ * ids it cannot find instead of throwing, so each caller decides: submit answers 400,
+ * the runner fails the task with a refund. `ownerId` limits the search to that user's
+ * uploads; `read` also fetches the bytes from storage (a row whose file is gone is missing).
+ */
+export async function loadUploads(
+  deps: Pick<UploadDeps, "db" | "storage">,
   ids: string[],
-): Promise<Array<{ bytes: Uint8Array; mime: string }>> {
-  const rows = ids.length
-    ? await db
+  opts: { ownerId?: string; read?: boolean } = {},
+): Promise<LoadedUploads> {
+  const unique = [...new Set(ids)];
+  const rows = unique.length
+    ? await deps.db
         .select({ id: upload.id, storageKey: upload.storageKey, mime: upload.mime })
         .from(upload)
-        .where(and(inArray(upload.id, ids), isNull(upload.deletedAt)))
+        .where(
+          and(
+            inArray(upload.id, unique),
+            isNull(upload.deletedAt),
+            opts.ownerId === undefined ? undefined : eq(upload.userId, opts.ownerId),
+          ),
+        )
     : [];
-  const images: Array<{ bytes: Uint8Array; mime: string }> = [];
+  const images: EngineImage[] = [];
+  const missing: string[] = [];
   for (const id of ids) {
     const row = rows.find((r) => r.id === id);
-    const bytes = row ? await storage.get(row.storageKey) : null;
-    if (!row || !bytes) throw uploadGone();
-    images.push({ bytes, mime: row.mime });
+    if (!row) {
+      missing.push(id);
+      continue;
+    }
+    if (!opts.read) continue;
+    const bytes = await deps.storage.get(row.storageKey);
+    if (!bytes) missing.push(id);
+    else images.push({ bytes, mime: row.mime });
   }
-  return images;
+  return { images, missing: [...new Set(missing)] };
 }
 
 /** Finds a live upload for its owner (or for a verified signed URL when userId is null). */

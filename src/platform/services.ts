@@ -1,10 +1,11 @@
-import { openDatabase, type DatabaseHandle, type Db } from "@/adapters/db/client";
+import { openDatabase, type DatabaseHandle } from "@/adapters/db/client";
+import type { Db } from "@/core/db";
 import { InProcessEventBus } from "@/adapters/events/in-process";
-import type { TaskEventBus } from "@/adapters/events/types";
+import type { TaskEventBus } from "@/core/ports/task-events";
 import { InProcessQueue } from "@/adapters/queue/in-process";
-import type { JobQueue } from "@/adapters/queue/types";
+import type { JobQueue } from "@/core/ports/job-queue";
 import { LocalDiskStorage } from "@/adapters/storage/local-disk";
-import type { ObjectStorage } from "@/adapters/storage/types";
+import type { ObjectStorage } from "@/core/ports/storage";
 import { createAuth, type Auth } from "@/auth/auth";
 import { SessionCache } from "@/auth/session-cache";
 import type { Env } from "@/config/env";
@@ -19,7 +20,7 @@ import { DbUsedTokenStore, RedisUsedTokenStore, type UsedTokenStore } from "@/ad
 import { StripeProvider } from "@/adapters/payments/stripe";
 import { TestCheckoutProvider } from "@/adapters/payments/test-checkout";
 import { parsePricing, type Pricing } from "@/config/pricing";
-import type { BotCheck } from "@/core/botcheck";
+import type { BotCheck } from "@/core/ports/botcheck";
 import type { PaymentProvider } from "@/core/billing";
 import {
   recoverTasks,
@@ -31,9 +32,9 @@ import {
 } from "@/core/tasks";
 import type { Renderer } from "@/core/ports/renderer";
 import { ImageRefusedError, sweepStaleUploads, type ImageSanitizer } from "@/core/uploads";
-import { createEnginePool, type EnginePool } from "@/engine/pool";
-import { poolInputRules } from "@/engine/input-rules";
-import type { FalWebhookHub } from "@/engine/providers/fal-webhook";
+import { createEnginePool, type EnginePool } from "@/engine/providers/local/pool";
+import { poolInputRules } from "@/engine/providers/local/input-rules";
+import type { FalWebhookHub } from "@/engine/providers/fal/fal-webhook";
 import { createRenderer } from "@/engine/providers/setup";
 import { sanitizeUpload, UploadRejectedError } from "@/engine/sanitize-upload";
 import { Redis } from "ioredis";

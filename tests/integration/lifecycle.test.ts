@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { task } from "@/adapters/db/schema";
+import { task } from "@/core/schema";
 import { getBalance, ledgerSum } from "@/core/credits";
 import { TaskReasons } from "@/core/tasks";
 import { countLiveUploads } from "@/core/uploads";
@@ -64,7 +64,7 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
     });
     const taskId = res.body.data!.taskIds[0]!;
     const { runTask } = await import("@/core/tasks");
-    const { image } = await import("@/adapters/db/schema");
+    const { image } = await import("@/core/schema");
     // Two deliveries at once, one of them flagged as a redelivery (it may take over).
     await Promise.all([
       runTask(server.renderer.taskDeps, taskId),

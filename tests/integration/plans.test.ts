@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subscription } from "@/adapters/db/schema";
+import { subscription } from "@/core/schema";
 import { getBalance, ledgerSum } from "@/core/credits";
 import {
   signUp,

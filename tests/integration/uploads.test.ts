@@ -43,7 +43,7 @@ function pngBomb(): Buffer {
 async function stored(server: TestServer): Promise<number> {
   const dir = path.join(server.dataDir, "objects", "uploads");
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).length : 0;
-  const { upload } = await import("@/adapters/db/schema");
+  const { upload } = await import("@/core/schema");
   const rows = await server.services.db.select({ id: upload.id }).from(upload);
   return files + rows.length;
 }
@@ -173,7 +173,7 @@ describe("upload attacks", () => {
     await other.upload(fixture("pet-1-cat.png"), "cat.png", "image/png");
     expect(await countLiveUploads(server.services.db, other.id)).toBe(1);
     // Pretend an hour has passed: age the row, then run the sweep.
-    const { upload } = await import("@/adapters/db/schema");
+    const { upload } = await import("@/core/schema");
     const { eq } = await import("drizzle-orm");
     await server.services.db
       .update(upload)

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { task } from "@/adapters/db/schema";
+import { task } from "@/core/schema";
 import { getBalance, ledgerSum } from "@/core/credits";
 import { fixture, signUp, startTestServer, submit, waitForTask } from "../integration/harness";
 

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { task } from "@/adapters/db/schema";
+import { task } from "@/core/schema";
 import { getBalance, ledgerSum } from "@/core/credits";
 import {
   fixture,

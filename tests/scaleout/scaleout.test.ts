@@ -5,7 +5,7 @@ import path from "node:path";
 import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { image } from "@/adapters/db/schema";
+import { image } from "@/core/schema";
 import { getBalance, ledgerSum } from "@/core/credits";
 import { countLiveUploads } from "@/core/uploads";
 import {

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
-import type { BotCheck } from "@/core/botcheck";
+import type { BotCheck } from "@/core/ports/botcheck";
 import type { UsedTokenStore } from "./used-tokens";
 
 export interface AltchaOptions {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { BotCheck } from "@/core/botcheck";
+import type { BotCheck } from "@/core/ports/botcheck";
 import type { UsedTokenStore } from "./used-tokens";
 
 const siteverifyAnswer = z.object({

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { lt, sql } from "drizzle-orm";
 import type { Redis } from "ioredis";
-import type { Db } from "../db/client";
-import { usedBotcheckToken } from "../db/schema";
+import type { Db } from "@/core/db";
+import { usedBotcheckToken } from "@/core/schema";
 
 /**
  * Spent bot-check tokens, so a replay is refused by every process. `spend` is atomic: of

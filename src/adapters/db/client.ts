@@ -1,11 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import * as schema from "./schema";
-
-/** The Drizzle database every domain function receives; PGlite and node-postgres alike. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+import type { Db } from "@/core/db";
+import * as schema from "@/core/schema";
 
 export interface DatabaseHandle {
   db: Db;

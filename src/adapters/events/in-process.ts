@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { TaskEvent, TaskEventBus, TaskEventListener } from "./types";
+import type { TaskEvent, TaskEventBus, TaskEventListener } from "@/core/ports/task-events";
 
 /** Task events within one process. */
 export class InProcessEventBus implements TaskEventBus {

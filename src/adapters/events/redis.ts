@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import { Redis } from "ioredis";
-import type { TaskEvent, TaskEventBus, TaskEventListener } from "./types";
+import type { TaskEvent, TaskEventBus, TaskEventListener } from "@/core/ports/task-events";
 
 const CHANNEL = "photofx:task-events";
 

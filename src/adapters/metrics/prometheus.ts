@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { Metrics } from "@/core/metrics";
+import type { Metrics } from "@/core/ports/metrics";
 
 /** Prometheus metrics: queue depth, task durations per effect, failures by reason, credits. */
 export class PrometheusMetrics implements Metrics {

@@ -1,5 +1,5 @@
 import { Queue, Worker, type ConnectionOptions } from "bullmq";
-import type { JobHandler, JobQueue } from "./types";
+import type { JobHandler, JobQueue } from "@/core/ports/job-queue";
 
 /**
  * BullMQ on Redis, for several web and worker processes. A job is `{taskId}` with the task

@@ -1,4 +1,4 @@
-import type { JobHandler, JobQueue } from "./types";
+import type { JobHandler, JobQueue } from "@/core/ports/job-queue";
 
 /**
  * An in-memory FIFO for one machine. It only orders and limits jobs; the CPU work itself

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { ObjectStorage } from "./types";
+import type { ObjectStorage } from "@/core/ports/storage";
 
 const KEY_PATTERN = /^[a-z0-9][a-z0-9/._-]{0,200}$/i;
 

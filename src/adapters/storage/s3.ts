@@ -7,7 +7,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
-import type { ObjectStorage } from "./types";
+import type { ObjectStorage } from "@/core/ports/storage";
 
 export interface S3Options {
   bucket: string;

@@ -3,8 +3,9 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { AppError } from "@/core/errors";
 import { submitGeneration } from "@/core/submit";
-import { getTaskResult, toAnswer } from "@/core/tasks";
-import { clientIp, requireUser, type ApiEnv } from "../context";
+import { getTaskResult } from "@/core/task-status";
+import { followTask } from "@/core/task-stream";
+import { clientIp, rateLimit, requireUser, type ApiEnv } from "../context";
 
 const taskIdSchema = z.object({ taskId: z.string().min(1).max(64) });
 
@@ -30,30 +31,9 @@ export function generationRoutes() {
     app.post(path, async (c) => {
       const user = requireUser(c);
       const s = c.get("services");
-      await s.rateLimits.consume("submit", user.id, clientIp(c));
+      await rateLimit(c, "submit", user.id);
       const { taskIds } = await submitGeneration(
-        {
-          db: s.database.db,
-          gate: s.gate,
-          storage: s.storage,
-          inputRules: s.inputRules,
-          allowedOrigins: s.allowedOrigins,
-          taskTimeoutSeconds: s.env.TASK_TIMEOUT_SECONDS,
-          onCreated: async (tasks) => {
-            for (const t of tasks) {
-              await s.events.publish({
-                taskId: t.id,
-                userId: t.userId,
-                state: "queued",
-                imageUrl: null,
-                failedReason: null,
-                failedCode: null,
-              });
-              await s.queue.enqueue(t.id);
-              s.metrics.creditsCharged(t.credits);
-            }
-          },
-        },
+        s.submitDeps,
         {
           userId: user.id,
           route,
@@ -91,41 +71,12 @@ export function generationRoutes() {
       const first = await getTaskResult({ db: s.database.db, cache: s.taskCache }, user.id, taskId);
       if (!first) return c.json({ message: "Task not found" }, 404);
       return streamSSE(c, async (stream) => {
-        let done = false;
-        let wake: (() => void) | undefined;
-        const queue: string[] = [];
-        const push = (data: string) => {
-          queue.push(data);
-          wake?.();
-        };
-        const unsubscribe = s.events.subscribe(taskId, (e) => {
-          if (e.userId === user.id) push(JSON.stringify(toAnswer(e)));
-        });
-        stream.onAbort(() => {
-          done = true;
-          wake?.();
-        });
-        try {
-          // Re-read after subscribing, so a change between the first read and now is not missed.
-          const current = await getTaskResult({ db: s.database.db, cache: s.taskCache }, user.id, taskId);
-          push(JSON.stringify(current ?? first));
-          while (!done) {
-            while (queue.length) {
-              const data = queue.shift()!;
-              await stream.writeSSE({ event: "task", data });
-              if (JSON.parse(data).code !== 0) done = true;
-            }
-            if (done) break;
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-              // A comment line every 15 s keeps proxies from closing an idle stream.
-              setTimeout(resolve, 15_000).unref();
-            });
-            wake = undefined;
-            if (!queue.length && !done) await stream.write(": keep-alive\n\n");
-          }
-        } finally {
-          unsubscribe();
+        const aborted = new AbortController();
+        stream.onAbort(() => aborted.abort());
+        const deps = { db: s.database.db, cache: s.taskCache, events: s.events };
+        for await (const item of followTask(deps, user.id, taskId, first, aborted.signal)) {
+          if (item.kind === "answer") await stream.writeSSE({ event: "task", data: JSON.stringify(item.answer) });
+          else await stream.write(": keep-alive\n\n");
         }
       });
     });

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { AppError, Messages } from "@/core/errors";
 import { createUpload, MAX_UPLOAD_BYTES } from "@/core/uploads";
-import { clientIp, requireUser, type ApiEnv } from "../context";
+import { rateLimit, requireUser, type ApiEnv } from "../context";
 
 /** Room for the multipart envelope around a file of the maximum size. */
 const MULTIPART_OVERHEAD = 64 * 1024;
@@ -13,7 +13,7 @@ export function uploadRoutes() {
     "/upload",
     async (c, next) => {
       const user = requireUser(c); // refuse before reading a large body
-      await c.get("services").rateLimits.consume("upload", user.id, clientIp(c));
+      await rateLimit(c, "upload", user.id);
       await next();
     },
     bodyLimit({

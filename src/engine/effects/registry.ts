@@ -1,5 +1,5 @@
 import type { RenderRequest } from "@/core/ports/renderer";
-import type { EffectOutput } from "../local/image-io";
+import type { EffectOutput } from "../shared/image-io";
 import { render as babyFaceGenerator } from "./baby-face-generator/render";
 import { check as babyFaceGeneratorCheck } from "./baby-face-generator/rules";
 import { render as bustEnhancement } from "./boob-boost-effect/render";

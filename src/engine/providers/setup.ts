@@ -1,12 +1,12 @@
 import { count, gte } from "drizzle-orm";
-import type { Db } from "@/adapters/db/client";
-import { image } from "@/adapters/db/schema";
+import type { Db } from "@/core/db";
+import { image } from "@/core/schema";
 import { EnvError, type Env } from "@/config/env";
 import { EFFECTS } from "@/core/catalogue";
 import type { Renderer } from "@/core/ports/renderer";
-import { FalProvider } from "./fal";
-import { FalWebhookHub } from "./fal-webhook";
-import { GeminiProvider } from "./gemini";
+import { FalProvider } from "./fal/fal";
+import { FalWebhookHub } from "./fal/fal-webhook";
+import { GeminiProvider } from "./gemini/gemini";
 import type { RetryPolicy } from "./http";
 import { ProviderRouter, type RouterConfig, type RouterLog } from "./router";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodePortrait } from "../effects/face-rules";
-import { photo } from "../effects/test-utils";
+import { decodePortrait } from "../shared/face-rules";
+import { photo } from "../shared/test-utils";
 import { detectBodies, detectFaces } from "./human";
 import { minorSignals } from "./minor-signal";
 

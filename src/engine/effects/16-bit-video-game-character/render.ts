@@ -1,6 +1,6 @@
 import sharp from "sharp";
-import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../local/image-io";
-import { upscaleCells } from "../../local/pixel-grid";
+import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../shared/image-io";
+import { upscaleCells } from "../../shared/pixel-grid";
 import type { RenderRequest } from "@/core/ports/renderer";
 
 /**

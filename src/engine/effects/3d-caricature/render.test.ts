@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../../vision/human";
-import { photo, raw, request, type Raw } from "../test-utils";
+import { photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
-import { boxDetail } from "./test-support";
+import { boxDetail } from "../../shared/box-measures";
 
 const faceOf = async (bytes: Uint8Array) => {
   const { faces, width } = await detectFaces(bytes);

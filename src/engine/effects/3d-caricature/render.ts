@@ -1,8 +1,8 @@
 import { personMatte } from "../../vision/human";
-import { encodePng, type EffectOutput } from "../../local/image-io";
+import { encodePng, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
-import { CLAY, clayShade } from "./clay";
+import { CLAY, clayShade } from "../../shared/clay/clay";
 import { caricatureField, HEAD_SCALE, resample, sourceMap } from "./warp";
 
 /**

@@ -1,7 +1,7 @@
-import type { RawImage } from "../../local/image-io";
+import type { RawImage } from "../../shared/image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { facesOfFirstImage, requireFace } from "../face-rules";
+import { facesOfFirstImage, requireFace } from "../../shared/face-rules";
 
 /**
  * A second face at least this share of the main face's width counts as another subject

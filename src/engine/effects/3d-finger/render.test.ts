@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
-import { boxDetail, boxGray } from "../3d-caricature/test-support";
-import { correlation, photo, raw, request, type Raw } from "../test-utils";
+import { boxDetail, boxGray } from "../../shared/box-measures";
+import { correlation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
 import { ART, BASE, HEIGHT, WIDTH } from "./scene";
 

@@ -1,11 +1,11 @@
 import sharp from "sharp";
 import { personMatte } from "../../vision/human";
-import { encodePng, type EffectOutput } from "../../local/image-io";
-import { mulberry32 } from "../../local/random";
+import { encodePng, type EffectOutput } from "../../shared/image-io";
+import { mulberry32 } from "../../shared/random";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { noFaceError } from "../face-rules";
-import { CLAY, clayShade } from "../3d-caricature/clay";
-import { bounds, threshold } from "../stylized-stickers/mask";
+import { noFaceError } from "../../shared/face-rules";
+import { CLAY, clayShade } from "../../shared/clay/clay";
+import { bounds, threshold } from "../../shared/mask";
 import { inspect } from "./rules";
 import { ART, BASE, backdrop, FIGURE_SLOT, HEIGHT, PALETTES, WIDTH, windowSheenSvg } from "./scene";
 

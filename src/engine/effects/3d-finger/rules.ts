@@ -1,7 +1,7 @@
-import type { RawImage } from "../../local/image-io";
+import type { RawImage } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { facesOfFirstImage, requireFace } from "../face-rules";
+import { facesOfFirstImage, requireFace } from "../../shared/face-rules";
 
 /** Figure input rule: a face (the person holding it becomes the figure). Checked before charging and as the render's first step. */
 export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face: Face; faces: Face[] }> {

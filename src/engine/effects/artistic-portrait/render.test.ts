@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { photo, raw, request } from "../test-utils";
+import { photo, raw, request } from "../../shared/test-utils";
 import { render } from "./render";
 
 /** A fixture shrunk to `side` (long side) as PNG bytes, and its raw RGB pixels. */

@@ -1,6 +1,6 @@
 import type { RenderRequest } from "@/core/ports/renderer";
-import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
-import { mulberry32 } from "../../local/random";
+import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../shared/image-io";
+import { mulberry32 } from "../../shared/random";
 
 /**
  * Artistic Portrait: a cinematic grade. A gentle film contrast curve with lifted blacks, a

@@ -1,4 +1,4 @@
-import type { Pt } from "./delaunay";
+import type { Pt } from "../../shared/warp/delaunay";
 
 /**
  * MediaPipe FaceMesh landmarks the face effects need, and the "baby proportions" deformation

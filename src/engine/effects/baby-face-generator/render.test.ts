@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../../vision/human";
-import { photo, raw, request } from "../test-utils";
+import { photo, raw, request } from "../../shared/test-utils";
 import { LEFT_EYE, MARKS, RIGHT_EYE } from "./baby-shape";
 import { render, OUTPUT } from "./render";
 

@@ -1,11 +1,11 @@
 import { personMatte } from "../../vision/human";
-import { encodePng, transformRaw, type EffectOutput, type RawImage } from "../../local/image-io";
+import { encodePng, transformRaw, type EffectOutput, type RawImage } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { babyShape, centroid, dist, FACE_OVAL, LEFT_EYE, MARKS, RIGHT_EYE } from "./baby-shape";
-import type { Pt } from "./delaunay";
+import type { Pt } from "../../shared/warp/delaunay";
 import { inspect, type Parent } from "./rules";
 import { smoothSkin } from "./skin";
-import { applySim, fitSimilarity, invertSim, warpPiecewise, type WarpSource } from "./warp";
+import { applySim, fitSimilarity, invertSim, warpPiecewise, type WarpSource } from "../../shared/warp/warp";
 
 /**
  * Baby face generator: two parents' faces (two photos, or one photo of the couple) are

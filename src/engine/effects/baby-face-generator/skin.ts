@@ -1,7 +1,7 @@
 import sharp from "sharp";
-import { transformRaw, type RawImage } from "../../local/image-io";
+import { transformRaw, type RawImage } from "../../shared/image-io";
 import { centroid, dist, FACE_OVAL, LEFT_EYE, MARKS, RIGHT_EYE } from "./baby-shape";
-import type { Pt } from "./delaunay";
+import type { Pt } from "../../shared/warp/delaunay";
 
 /**
  * Baby skin inside the face oval (eyes, brows, nostrils and mouth excluded): an edge-preserving

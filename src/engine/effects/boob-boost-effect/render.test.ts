@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
-import { photo, raw, request } from "../test-utils";
+import { photo, raw, request } from "../../shared/test-utils";
 import { render } from "./render";
 import { inspect } from "./rules";
 

@@ -1,4 +1,4 @@
-import { encodePng, type EffectOutput } from "../../local/image-io";
+import { encodePng, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
 

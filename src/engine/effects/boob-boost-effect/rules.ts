@@ -1,8 +1,8 @@
-import { firstImage, type RawImage } from "../../local/image-io";
+import { firstImage, type RawImage } from "../../shared/image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { detectBodies, detectFaces, type Face } from "../../vision/human";
 import { minorSignals, shoulders } from "../../vision/minor-signal";
-import { decodePortrait, noFaceError, requireOneFace } from "../face-rules";
+import { decodePortrait, noFaceError, requireOneFace } from "../../shared/face-rules";
 
 /** Where the bust sits, from the shoulder keypoints (image pixels). */
 export interface BustRegion {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { meanSaturation, photo, raw, request, type Raw } from "../test-utils";
+import { meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { MARGIN, PAGE, REFERENCE, render } from "./render";
 
 /** Connected white regions (4-neighbour) inside a rectangle: how many areas there are to colour. */

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { decodeRaw, firstImage, type EffectOutput } from "../../local/image-io";
+import { decodeRaw, firstImage, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 
 /**

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
-import { distinctColors, photo, raw, request, type Raw } from "../test-utils";
+import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { OUTLINE, render } from "./render";
 
 const alphaAt = (img: Raw, x: number, y: number) => img.data[(y * img.width + x) * 4 + 3]!;

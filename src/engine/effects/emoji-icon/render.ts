@@ -1,10 +1,10 @@
 import sharp from "sharp";
 import { personMatte, type Face } from "../../vision/human";
-import { encodePng, type EffectOutput, type RawImage } from "../../local/image-io";
+import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { addBlush } from "../stylized-stickers/blush";
+import { addBlush } from "../../shared/blush";
 import { inspect } from "./rules";
-import { cartoonise } from "../stylized-stickers/cartoon";
+import { cartoonise } from "../../shared/cartoon";
 import {
   bounds,
   fillHoles,
@@ -15,7 +15,7 @@ import {
   smooth,
   threshold,
   type Mask,
-} from "../stylized-stickers/mask";
+} from "../../shared/mask";
 
 /**
  * Emoji icon: the largest face's head (face oval plus the hair and ears the person matte

@@ -1,7 +1,7 @@
-import type { RawImage } from "../../local/image-io";
+import type { RawImage } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { facesOfFirstImage, PEOPLE_MAX_SIDE, requireFace } from "../face-rules";
+import { facesOfFirstImage, PEOPLE_MAX_SIDE, requireFace } from "../../shared/face-rules";
 
 /** Emoji input rule: a face (the largest is drawn). Checked before charging and as the render's first step. */
 export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face: Face; faces: Face[] }> {

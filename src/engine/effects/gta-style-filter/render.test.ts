@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { sobel } from "../image-to-line-drawing/render";
-import { distinctColors, meanSaturation, photo, raw, request } from "../test-utils";
+import { sobel } from "../../shared/edges";
+import { distinctColors, meanSaturation, photo, raw, request } from "../../shared/test-utils";
 import { INK, POSTER_COLOURS, render } from "./render";
 
 describe("gta-style-filter (game poster)", () => {

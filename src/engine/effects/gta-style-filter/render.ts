@@ -1,6 +1,6 @@
 import sharp from "sharp";
-import { sobel } from "../image-to-line-drawing/render";
-import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../local/image-io";
+import { sobel } from "../../shared/edges";
+import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 
 /**

@@ -1,8 +1,8 @@
 import { personMatte, type Face } from "../../vision/human";
-import { encodePng, transformRaw, type EffectOutput } from "../../local/image-io";
+import { encodePng, transformRaw, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { hairRegion, headGeometry } from "./hair-region";
-import { inspect } from "./rules";
+import { hairRegion, headGeometry } from "../../shared/hair/hair-region";
+import { inspect } from "../../shared/hair/rules";
 import {
   backgroundPlate,
   hairLuma,

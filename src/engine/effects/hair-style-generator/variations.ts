@@ -1,7 +1,7 @@
-import type { RawImage } from "../../local/image-io";
-import { fillFromBackground } from "./fill-background";
-import type { HairRegion } from "./hair-region";
-import { hash2, valueNoise } from "./noise";
+import type { RawImage } from "../../shared/image-io";
+import { fillFromBackground } from "../../shared/hair/fill-background";
+import type { HairRegion } from "../../shared/hair/hair-region";
+import { hash2, valueNoise } from "../../shared/noise";
 
 /**
  * The hairstyle variations (recolour, chin cut, long, waves): each one paints inside (or next to) the hair region and never

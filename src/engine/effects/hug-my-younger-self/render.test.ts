@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
-import { photo, raw, request, type Raw } from "../test-utils";
+import { photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
 
 const mean = (img: Raw, x0: number, y0: number, x1: number, y1: number) => {

@@ -1,8 +1,8 @@
 import { personMatte, type Face } from "../../vision/human";
-import { encodePng, type EffectOutput, type RawImage } from "../../local/image-io";
-import { uniform } from "../../local/random";
+import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-io";
+import { uniform } from "../../shared/random";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
-import { sampleInto } from "../baby-face-generator/warp";
+import { sampleInto } from "../../shared/warp/warp";
 import { hash, paletteFor, type Palette } from "./palette";
 import { inspect, type Person } from "./rules";
 

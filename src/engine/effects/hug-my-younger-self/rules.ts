@@ -1,4 +1,4 @@
-import { decodeRaw, type RawImage } from "../../local/image-io";
+import { decodeRaw, type RawImage } from "../../shared/image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../../vision/human";
 

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { correlation, photo, raw, request, type Raw } from "../test-utils";
+import { correlation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
 
 const luma = (img: Raw, x: number, y: number) => {

@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
-import { decodeRaw, encodePng, firstImage, MAX_SIDE, type EffectOutput } from "../../local/image-io";
-import { uniform } from "../../local/random";
+import { decodeRaw, encodePng, firstImage, MAX_SIDE, type EffectOutput } from "../../shared/image-io";
+import { uniform } from "../../shared/random";
 
 /**
  * Image Outpainting: extends the chosen edges with content synthesised from the photo's own

@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { correlation, grayAt, photo, raw, request } from "../test-utils";
+import { correlation, grayAt, photo, raw, request } from "../../shared/test-utils";
 import { meanChroma, render } from "./render";
 
 describe("image-restoration", () => {

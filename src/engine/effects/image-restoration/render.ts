@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { decodeRaw, encodePng, firstImage, MAX_SIDE, type EffectOutput } from "../../local/image-io";
+import { decodeRaw, encodePng, firstImage, MAX_SIDE, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 
 /**

@@ -1,7 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { photo, raw, request } from "../test-utils";
-import { render, sobel } from "./render";
+import { photo, raw, request } from "../../shared/test-utils";
+import { sobel } from "../../shared/edges";
+import { render } from "./render";
 
 describe("image-to-line-drawing", () => {
   it("draws clean dark lines on white that follow the input's edges, unlike a plain threshold", async () => {

@@ -1,5 +1,5 @@
 import type { RenderRequest } from "@/core/ports/renderer";
-import { firstImage, openInput, readable, type EffectOutput } from "../../local/image-io";
+import { firstImage, openInput, readable, type EffectOutput } from "../../shared/image-io";
 
 /**
  * Inverted Face Filter: the photo exactly as a mirror (or a selfie camera) shows it, i.e.

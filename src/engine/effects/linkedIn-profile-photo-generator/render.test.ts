@@ -2,8 +2,8 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
-import { photo, raw, request } from "../test-utils";
-import { requireFrontal } from "../face-rules";
+import { photo, raw, request } from "../../shared/test-utils";
+import { requireFrontal } from "../../shared/face-rules";
 import { BACKGROUND, OUTPUT, render } from "./render";
 
 const refusal = async (bytes: Buffer) => {

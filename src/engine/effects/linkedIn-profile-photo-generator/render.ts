@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { personMatte } from "../../vision/human";
-import { encodePng, type EffectOutput } from "../../local/image-io";
+import { encodePng, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
 

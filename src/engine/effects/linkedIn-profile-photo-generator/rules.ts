@@ -1,7 +1,7 @@
 import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { firstImage, type RawImage } from "../../local/image-io";
-import { facesOfFirstImage, requireFrontal, requireMinSide, requireOneFace } from "../face-rules";
+import { firstImage, type RawImage } from "../../shared/image-io";
+import { facesOfFirstImage, requireFrontal, requireMinSide, requireOneFace } from "../../shared/face-rules";
 
 /** Smallest accepted source side, in pixels. */
 export const MIN_SIDE = 50;

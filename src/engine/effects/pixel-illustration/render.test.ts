@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { correlation, distinctColors, grayAt, photo, raw, request } from "../test-utils";
+import { correlation, distinctColors, grayAt, photo, raw, request } from "../../shared/test-utils";
 import { render } from "./render";
 
 describe("pixel-illustration", () => {

@@ -1,6 +1,6 @@
 import type { RenderRequest } from "@/core/ports/renderer";
-import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../local/image-io";
-import { upscaleCells } from "../../local/pixel-grid";
+import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../shared/image-io";
+import { upscaleCells } from "../../shared/pixel-grid";
 
 /**
  * Pixel Illustration: the photo as 8-bit pixel art. A coarse even grid of cells, each cell

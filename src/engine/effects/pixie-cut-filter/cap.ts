@@ -1,5 +1,5 @@
-import type { HeadGeometry } from "../hair-style-generator/hair-region";
-import { valueNoise } from "../hair-style-generator/noise";
+import type { HeadGeometry } from "../../shared/hair/hair-region";
+import { valueNoise } from "../../shared/noise";
 
 /**
  * The pixie cut's outline: a close cap over the skull, from the mesh. Above the eyes, an

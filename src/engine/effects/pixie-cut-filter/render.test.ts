@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { detectFaces } from "../../vision/human";
-import { distinctColors, photo, raw, request, type Raw } from "../test-utils";
+import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
 
 const px = (img: Raw, x: number, y: number) => {
@@ -83,5 +83,5 @@ describe("pixie-cut-filter", () => {
     const b = await render(request("pixie-cut-filter", input, { seed: 3 }));
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
   }, 60_000);
-  // Its input rules are the hair style generator's (hair-style-generator/rules.ts), tested there.
+  // Its input rules are the hair style generator's (src/engine/shared/hair/rules.ts), tested there.
 });

@@ -1,10 +1,10 @@
 import { personMatte } from "../../vision/human";
-import { encodePng, type EffectOutput } from "../../local/image-io";
+import { encodePng, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { fillFromBackground } from "../hair-style-generator/fill-background";
-import { hairRegion } from "../hair-style-generator/hair-region";
-import { valueNoise } from "../hair-style-generator/noise";
-import { inspect } from "../hair-style-generator/rules";
+import { fillFromBackground } from "../../shared/hair/fill-background";
+import { hairRegion } from "../../shared/hair/hair-region";
+import { valueNoise } from "../../shared/noise";
+import { inspect } from "../../shared/hair/rules";
 import { capMask } from "./cap";
 
 /**

@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
-import { photo, raw, request, type Raw } from "../test-utils";
+import { photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
 
 const luma = (img: Raw, x: number, y: number) => {

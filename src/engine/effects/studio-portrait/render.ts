@@ -1,5 +1,5 @@
 import { personMatte } from "../../vision/human";
-import { encodePng, type EffectOutput } from "../../local/image-io";
+import { encodePng, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
 

@@ -1,7 +1,7 @@
-import type { RawImage } from "../../local/image-io";
+import type { RawImage } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { facesOfFirstImage, requireFace } from "../face-rules";
+import { facesOfFirstImage, requireFace } from "../../shared/face-rules";
 
 /** Studio portrait input rule: a face (the largest one is lit). Checked before charging. */
 export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face: Face }> {

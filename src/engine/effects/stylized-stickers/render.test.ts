@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
-import { distinctColors, photo, raw, request, type Raw } from "../test-utils";
+import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
 
 const px = (img: Raw, x: number, y: number) => {

@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import { personMatte } from "../../vision/human";
-import { encodePng, type EffectOutput, type RawImage } from "../../local/image-io";
+import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
-import { addBlush } from "./blush";
-import { cartoonise } from "./cartoon";
+import { addBlush } from "../../shared/blush";
+import { cartoonise } from "../../shared/cartoon";
 import { inspect } from "./rules";
 import {
   bounds,
@@ -14,7 +14,7 @@ import {
   smooth,
   threshold,
   type Mask,
-} from "./mask";
+} from "../../shared/mask";
 
 /**
  * Kawaii sticker: the person cut out with the person matte, cartoonised (flat palette

@@ -1,7 +1,7 @@
-import type { RawImage } from "../../local/image-io";
+import type { RawImage } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { facesOfFirstImage, requireFace } from "../face-rules";
+import { facesOfFirstImage, requireFace } from "../../shared/face-rules";
 
 /** Working size: the sticker is drawn at this long side. */
 export const WORK_SIDE = 1024;

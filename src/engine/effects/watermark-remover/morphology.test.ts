@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { uniform } from "../../local/random";
+import { uniform } from "../../shared/random";
 import { components, density, dilate, growMask, open } from "./morphology";
 
 describe("morphology", () => {

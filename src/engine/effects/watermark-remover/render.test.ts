@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
-import { photo, request } from "../test-utils";
+import { photo, request } from "../../shared/test-utils";
 import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "./measure";
 import { render } from "./render";
 

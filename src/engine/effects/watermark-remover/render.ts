@@ -1,7 +1,7 @@
 import { textProbability } from "../../vision/text-detector";
-import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
+import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../shared/image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
-import { inpaintRgb } from "../../local/opencv";
+import { inpaintRgb } from "../../shared/opencv";
 import { growMask } from "./morphology";
 import { findOpaqueText } from "./opaque";
 import { findWhiteOverlay, removeWhiteOverlay } from "./overlay";

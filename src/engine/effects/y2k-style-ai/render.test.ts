@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { correlation, meanSaturation, photo, raw, request, type Raw } from "../test-utils";
+import { correlation, meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { lookFromPrompt } from "./look";
 import { render } from "./render";
 

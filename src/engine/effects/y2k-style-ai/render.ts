@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../local/image-io";
-import { uniform } from "../../local/random";
+import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../shared/image-io";
+import { uniform } from "../../shared/random";
 import { lookFromPrompt, type Look } from "./look";
 
 /**

@@ -1,5 +1,5 @@
-import type { RawImage } from "../../local/image-io";
-import type { Face } from "../../vision/human";
+import type { RawImage } from "./image-io";
+import type { Face } from "../vision/human";
 
 /**
  * Kawaii blush: a soft pink oval on each cheek, placed from the face mesh (MediaPipe indices:

@@ -1,8 +1,8 @@
 import { ApiError, createFalClient, type FalClient } from "@fal-ai/client";
 import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
-import { PROMPT_TABLE } from "../prompts";
+import { PROMPT_TABLE } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
-import { ProviderCodes } from "./codes";
+import { ProviderCodes } from "../codes";
 import {
   createProviderFetch,
   DEFAULT_RETRY,
@@ -10,9 +10,9 @@ import {
   rewriteHosts,
   sleep,
   type RetryPolicy,
-} from "./http";
-import { decodeDataUri, MAX_OUTPUT_BYTES, readOutputImage } from "./images";
-import { promptFor } from "./prompt-for";
+} from "../http";
+import { decodeDataUri, MAX_OUTPUT_BYTES, readOutputImage } from "../images";
+import { promptFor } from "../prompt-for";
 import type { FalWebhookHub } from "./fal-webhook";
 
 /**

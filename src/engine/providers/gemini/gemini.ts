@@ -1,11 +1,11 @@
 import { ApiError, GoogleGenAI, Modality, type GenerateContentResponse } from "@google/genai";
 import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
-import { PROMPT_TABLE } from "../prompts";
+import { PROMPT_TABLE } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
-import { ProviderCodes, type ProviderReason } from "./codes";
-import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, type RetryPolicy } from "./http";
-import { readOutputImage } from "./images";
-import { promptFor } from "./prompt-for";
+import { ProviderCodes, type ProviderReason } from "../codes";
+import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, type RetryPolicy } from "../http";
+import { readOutputImage } from "../images";
+import { promptFor } from "../prompt-for";
 
 /**
  * Google's Nano Banana image models through @google/genai (the Gemini API): the images

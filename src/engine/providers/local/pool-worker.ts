@@ -4,8 +4,8 @@
  * EngineErrors cross the thread boundary as plain data ({engineError: {reason, retryable}}),
  * since class identity does not survive structured cloning.
  */
-import { LOCAL_INPUT_CHECKS } from "./effects/registry";
-import { LocalProvider } from "./local/local-provider";
+import { LOCAL_INPUT_CHECKS } from "../../effects/registry";
+import { LocalProvider } from "./local-provider";
 import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 
 const provider = new LocalProvider();

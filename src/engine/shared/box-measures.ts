@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { raw } from "../test-utils";
+import { raw } from "./test-utils";
 
 /**
  * Test helper shared by 3d-caricature and 3d-finger: fine detail (mean absolute Laplacian of

@@ -1,15 +1,17 @@
 import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
-import type { Db } from "@/adapters/db/client";
-import { image, task, taskInput, upload, type TaskState } from "@/adapters/db/schema";
-import type { TaskEvent, TaskEventBus } from "@/adapters/events/types";
-import type { ObjectStorage } from "@/adapters/storage/types";
-import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "./ports/renderer";
 import { getEffect } from "./catalogue";
 import { addCreditsTx } from "./credits";
+import type { Db } from "./db";
 import { Messages } from "./errors";
-import type { Metrics } from "./metrics";
 import { newId } from "./ids";
-import { deleteOriginalsIfUnused, uploadPath } from "./uploads";
+import type { JobQueue } from "./ports/job-queue";
+import type { Metrics } from "./ports/metrics";
+import { EngineError, type Renderer, type RenderResult } from "./ports/renderer";
+import type { ObjectStorage } from "./ports/storage";
+import type { TaskEvent, TaskEventBus } from "./ports/task-events";
+import { image, task, taskInput } from "./schema";
+import { imagePath } from "./task-status";
+import { deleteOriginalsIfUnused, loadUploads, uploadPath } from "./uploads";
 
 /**
  * The task lifecycle: queued -> running -> succeeded | failed. Every transition is a
@@ -17,8 +19,6 @@ import { deleteOriginalsIfUnused, uploadPath } from "./uploads";
  * success, or a restart mid-render each settle the task exactly once. Failure refunds
  * the task's credits under the key `refund:{taskId}`, which the ledger applies once.
  */
-
-export const imagePath = (id: string): string => `/api/images/${id}`;
 
 /**
  * Why a task failed: `text` is the English failedReason (the spec's field); `code` lets
@@ -54,120 +54,6 @@ export interface TaskDeps {
   metrics?: Metrics;
 }
 
-// ---- reading -------------------------------------------------------------------------
-
-/** The spec's taskResult answer: code/status 0 pending, 1 success, 2 failed. */
-export interface TaskResultAnswer {
-  code: 0 | 1 | 2;
-  status: 0 | 1 | 2;
-  data: { imageUrl: string | null };
-  failedReason: string | null;
-  /** Ours, beyond the spec: the reason's code, for a translated message. */
-  failedCode: string | null;
-}
-
-export interface TaskSnapshot {
-  userId: string;
-  state: TaskState;
-  imageUrl: string | null;
-  failedReason: string | null;
-  failedCode: string | null;
-}
-
-export function toAnswer(
-  s: Pick<TaskSnapshot, "state" | "imageUrl" | "failedReason" | "failedCode">,
-): TaskResultAnswer {
-  const code = s.state === "succeeded" ? 1 : s.state === "failed" ? 2 : 0;
-  return {
-    code,
-    status: code,
-    data: { imageUrl: code === 1 ? s.imageUrl : null },
-    failedReason: code === 2 ? (s.failedReason ?? Messages.generationFailed) : null,
-    failedCode: code === 2 ? (s.failedCode ?? "internal") : null,
-  };
-}
-
-/**
- * Task snapshots kept in memory, because polling is the product's hottest path. Entries
- * come from task events (every transition publishes one) and from database reads on a
- * miss; unfinished entries expire quickly so a missed event costs at most one re-read.
- */
-export class TaskStatusCache {
-  private readonly map = new Map<string, { snap: TaskSnapshot; at: number }>();
-  constructor(
-    private readonly maxEntries = 50_000,
-    private readonly pendingTtlMs = 2_000,
-  ) {}
-
-  get(taskId: string, now = Date.now()): TaskSnapshot | undefined {
-    const hit = this.map.get(taskId);
-    if (!hit) return undefined;
-    const terminal = hit.snap.state === "succeeded" || hit.snap.state === "failed";
-    if (!terminal && now - hit.at > this.pendingTtlMs) return undefined;
-    return hit.snap;
-  }
-
-  set(taskId: string, snap: TaskSnapshot, now = Date.now()): void {
-    this.map.delete(taskId);
-    this.map.set(taskId, { snap, at: now });
-    if (this.map.size > this.maxEntries) {
-      const oldest = this.map.keys().next().value;
-      if (oldest !== undefined) this.map.delete(oldest);
-    }
-  }
-
-  apply(e: TaskEvent): void {
-    this.set(e.taskId, {
-      userId: e.userId,
-      state: e.state,
-      imageUrl: e.imageUrl,
-      failedReason: e.failedReason,
-      failedCode: e.failedCode,
-    });
-  }
-}
-
-async function loadSnapshot(db: Db, taskId: string): Promise<TaskSnapshot | null> {
-  const rows = await db
-    .select({
-      userId: task.userId,
-      state: task.state,
-      failedReason: task.failedReason,
-      failedCode: task.failedCode,
-      imageId: image.id,
-    })
-    .from(task)
-    .leftJoin(image, eq(image.taskId, task.id))
-    .where(eq(task.id, taskId));
-  const r = rows[0];
-  if (!r) return null;
-  return {
-    userId: r.userId,
-    state: r.state,
-    failedReason: r.failedReason,
-    failedCode: r.failedCode,
-    imageUrl: r.imageId ? imagePath(r.imageId) : null,
-  };
-}
-
-/** The owner's view of a task; null for a missing task or someone else's (answered as 404). */
-export async function getTaskResult(
-  deps: { db: Db; cache: TaskStatusCache },
-  userId: string,
-  taskId: string,
-): Promise<TaskResultAnswer | null> {
-  let snap = deps.cache.get(taskId);
-  if (!snap) {
-    const loaded = await loadSnapshot(deps.db, taskId);
-    if (!loaded) return null;
-    deps.cache.set(taskId, loaded);
-    snap = loaded;
-  }
-  return snap.userId === userId ? toAnswer(snap) : null;
-}
-
-// ---- transitions ---------------------------------------------------------------------
-
 async function publish(deps: Pick<TaskDeps, "events">, e: TaskEvent): Promise<void> {
   await deps.events.publish(e);
 }
@@ -179,6 +65,29 @@ async function inputUploadIds(db: Db, taskId: string): Promise<string[]> {
     .where(eq(taskInput.taskId, taskId))
     .orderBy(asc(taskInput.position));
   return rows.map((r) => r.uploadId);
+}
+
+/**
+ * A new task's first step, after the transaction that charged and created it commits:
+ * announce it as queued (status cache, SSE streams) and hand it to the queue. Called by
+ * submit; the rest of the lifecycle publishes every later transition.
+ */
+export async function enqueueCreated(
+  deps: { events: TaskEventBus; queue: JobQueue; metrics?: Metrics },
+  tasks: Array<{ id: string; userId: string; credits: number }>,
+): Promise<void> {
+  for (const t of tasks) {
+    await publish(deps, {
+      taskId: t.id,
+      userId: t.userId,
+      state: "queued",
+      imageUrl: null,
+      failedReason: null,
+      failedCode: null,
+    });
+    await deps.queue.enqueue(t.id);
+    deps.metrics?.creditsCharged(t.credits);
+  }
 }
 
 /**
@@ -277,21 +186,10 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
   });
 
   const uploadIds = await inputUploadIds(deps.db, taskId);
-  const uploads = uploadIds.length
-    ? await deps.db
-        .select({ id: upload.id, storageKey: upload.storageKey, mime: upload.mime })
-        .from(upload)
-        .where(inArray(upload.id, uploadIds))
-    : [];
-  const images: RenderRequest["images"] = [];
-  for (const id of uploadIds) {
-    const row = uploads.find((u) => u.id === id);
-    const bytes = row ? await deps.storage.get(row.storageKey) : null;
-    if (!row || !bytes) {
-      await failTask(deps, taskId, TaskReasons.sourceGone);
-      return;
-    }
-    images.push({ bytes, mime: row.mime });
+  const { images, missing } = await loadUploads(deps, uploadIds, { read: true });
+  if (missing.length) {
+    await failTask(deps, taskId, TaskReasons.sourceGone);
+    return;
   }
 
   // Stop rendering when the task's window closes; the sweeper fails it then.

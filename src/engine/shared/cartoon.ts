@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { transformRaw, type RawImage } from "../../local/image-io";
+import { transformRaw, type RawImage } from "./image-io";
 import { sameSize, type Mask } from "./mask";
 
 /**

@@ -1,4 +1,4 @@
-import type { RawImage } from "../../local/image-io";
+import type { RawImage } from "../image-io";
 import { triangulate, type Pt } from "./delaunay";
 
 /**

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { decodeRaw, firstImage, type RawImage } from "../local/image-io";
+import { decodeRaw, firstImage, type RawImage } from "./image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../vision/human";
 

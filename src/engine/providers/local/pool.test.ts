@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createEnginePool } from "./pool";
 import { EngineError } from "@/core/ports/renderer";
 
-const cat = fs.readFileSync(path.resolve(__dirname, "../../tests/fixtures/photos/pet-1-cat.png"));
+const cat = fs.readFileSync(path.resolve(__dirname, "../../../../tests/fixtures/photos/pet-1-cat.png"));
 
 describe("engine pool (worker threads)", () => {
   const pool = createEnginePool({ threads: 1 });
@@ -45,7 +45,7 @@ describe("engine pool (worker threads)", () => {
 
   it("passes the input check of an effect without input rules, and of a photo that meets them", async () => {
     const portrait = fs.readFileSync(
-      path.resolve(__dirname, "../../tests/fixtures/photos/portrait-male-2.jpg"),
+      path.resolve(__dirname, "../../../../tests/fixtures/photos/portrait-male-2.jpg"),
     );
     const base = { route: "v1" as const, options: {}, prompt: "", seed: 1 };
     await pool.check({

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { Piscina } from "piscina";
-import { LOCAL_EFFECTS } from "./effects/registry";
+import { LOCAL_EFFECTS } from "../../effects/registry";
 import type { CheckAnswer, WorkerAnswer } from "./pool-worker";
-import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
+import { EngineError, type Renderer, type RenderRequest } from "@/core/ports/renderer";
 
 /** The local engine as a Renderer that renders off the web server's event loop, in worker threads. */
 export interface EnginePool extends Renderer {
