@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { EFFECTS, operatorOptions } from "@/core/catalogue";
-import { LOCAL_INPUT_CHECKS } from "@/engine/effects/registry";
+import { LOCAL_INPUT_CHECKS } from "@/engine/effects/local";
 import { LocalProvider } from "@/engine/providers/local/local-provider";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -17,8 +17,10 @@ function catalogue(locale: string): string[] {
   const ui = fs
     .readdirSync(dir)
     .flatMap((f) => strings(JSON.parse(fs.readFileSync(path.join(dir, f), "utf8"))));
-  const copy = JSON.parse(fs.readFileSync(path.join(ROOT, "src/i18n/effect-copy", `${locale}.json`), "utf8"));
-  return [...ui, ...strings(copy.effects[EFFECT])];
+  const copy = JSON.parse(
+    fs.readFileSync(path.join(ROOT, "src/i18n/effect-copy", locale, `${EFFECT}.json`), "utf8"),
+  );
+  return [...ui, ...strings(copy)];
 }
 /** Plain text of a message: ICU arguments and tags removed. */
 const plain = (s: string) =>

@@ -38,7 +38,11 @@ describe("prompt table stays on the server", () => {
   });
 
   it("has distinctive phrases that the public copy does not use", () => {
-    const copy = fs.readFileSync(path.join(ROOT, "src/i18n/effect-copy/en.json"), "utf8");
+    const dir = path.join(ROOT, "src/i18n/effect-copy/en");
+    const copy = fs
+      .readdirSync(dir)
+      .map((f) => fs.readFileSync(path.join(dir, f), "utf8"))
+      .join("\n");
     for (const [imageType, row] of Object.entries(PROMPT_TABLE)) {
       const own = phrases(row.instruction);
       expect(own.length, imageType).toBeGreaterThan(0);

@@ -18,32 +18,56 @@ export const effectCopySchema = z
   .strict();
 export type EffectCopy = z.infer<typeof effectCopySchema>;
 
-/** A locale's file: copy per effect id (any subset), plus the 4 default FAQ entries. */
-export const effectCopyFileSchema = z
-  .object({
-    defaultFaq: z
-      .array(z.object({ question: z.string().min(1), answer: z.string().min(1) }).strict())
-      .length(4),
-    effects: z.record(z.string(), effectCopySchema),
-  })
-  .strict();
-export type EffectCopyFile = z.infer<typeof effectCopyFileSchema>;
+/** The 4 default FAQ entries of a locale (src/i18n/effect-copy/<locale>/_faq.json). */
+export const defaultFaqSchema = z
+  .array(z.object({ question: z.string().min(1), answer: z.string().min(1) }).strict())
+  .length(4);
 
-const cache = new Map<string, EffectCopyFile | null>();
-
-async function loadFile(locale: string): Promise<EffectCopyFile | null> {
-  if (cache.has(locale)) return cache.get(locale)!;
-  let file: EffectCopyFile | null = null;
-  try {
-    const raw = (await import(`./effect-copy/${locale}.json`)).default;
-    file = effectCopyFileSchema.parse(raw);
-  } catch (err) {
-    if (locale === "en") throw err;
-  }
-  cache.set(locale, file);
-  return file;
+/**
+ * A locale's copy as loaded: the copy of each effect that has a file
+ * (src/i18n/effect-copy/<locale>/<effect-id>.json), plus the 4 default FAQ entries.
+ */
+export interface EffectCopyFile {
+  defaultFaq: z.infer<typeof defaultFaqSchema>;
+  effects: Record<string, EffectCopy>;
 }
 
+const cache = new Map<string, Promise<EffectCopyFile | null>>();
+
+/** One JSON file of a locale's folder, or null when the folder has no such file. */
+async function loadJson(locale: string, name: string): Promise<unknown> {
+  try {
+    return (await import(`./effect-copy/${locale}/${name}.json`)).default;
+  } catch {
+    return null;
+  }
+}
+
+async function readLocale(locale: string): Promise<EffectCopyFile | null> {
+  const faq = await loadJson(locale, "_faq");
+  if (faq === null) {
+    if (locale === "en") throw new Error("src/i18n/effect-copy/en/_faq.json is missing");
+    return null;
+  }
+  const effects: Record<string, EffectCopy> = {};
+  for (const { id } of EFFECTS) {
+    const raw = await loadJson(locale, id);
+    if (raw === null) continue;
+    const parsed = effectCopySchema.safeParse(raw);
+    if (parsed.success) effects[id] = parsed.data;
+    else if (locale === "en") throw new Error(`src/i18n/effect-copy/en/${id}.json: ${parsed.error.message}`);
+  }
+  return { defaultFaq: defaultFaqSchema.parse(faq), effects };
+}
+
+function loadFile(locale: string): Promise<EffectCopyFile | null> {
+  let file = cache.get(locale);
+  if (!file) {
+    file = readLocale(locale);
+    cache.set(locale, file);
+  }
+  return file;
+}
 /**
  * The spec's fallback, on already loaded files: the locale's own copy of the effect, or
  * else the English copy with the locale's 4 default FAQ entries (`fallback: true`).

@@ -3,7 +3,7 @@ import path from "node:path";
 import { IntlMessageFormat } from "intl-messageformat";
 import { describe, expect, it } from "vitest";
 import { EFFECTS } from "@/core/catalogue";
-import { effectCopyFileSchema } from "./effect-copy";
+import { defaultFaqSchema, effectCopySchema } from "./effect-copy";
 import { LOCALE_TAGS, LOCALES } from "./locales";
 import { NAMESPACES } from "./messages";
 
@@ -57,9 +57,11 @@ describe("message catalogues", () => {
 describe("effect copy", () => {
   for (const locale of LOCALES) {
     it(`${locale}: valid copy (4 to 6 FAQ pairs) for every catalogue effect, and 4 default FAQ entries`, () => {
-      const file = effectCopyFileSchema.parse(read(`src/i18n/effect-copy/${locale}.json`));
-      expect(Object.keys(file.effects).sort()).toEqual(EFFECTS.map((e) => e.id).sort());
-      expect(file.defaultFaq).toHaveLength(4);
+      const dir = `src/i18n/effect-copy/${locale}`;
+      const files = fs.readdirSync(path.join(ROOT, dir)).filter((f) => f !== "_faq.json");
+      expect(files.sort()).toEqual(EFFECTS.map((e) => `${e.id}.json`).sort());
+      for (const f of files) effectCopySchema.parse(read(`${dir}/${f}`));
+      expect(defaultFaqSchema.parse(read(`${dir}/_faq.json`))).toHaveLength(4);
     });
   }
 });

@@ -1,5 +1,4 @@
 import { ApiError, createFalClient, type FalClient } from "@fal-ai/client";
-import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
 import { PROMPT_TABLE } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "../codes";
@@ -93,7 +92,7 @@ export class FalProvider implements Renderer {
   }
 
   supports(effectId: string): boolean {
-    return `${IMAGE_TYPE_PREFIX}${effectId}` in PROMPT_TABLE;
+    return effectId in PROMPT_TABLE;
   }
 
   /** The endpoint id a route renders with (stored with the image as its model). */

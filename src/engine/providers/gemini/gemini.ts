@@ -1,5 +1,4 @@
 import { ApiError, GoogleGenAI, Modality, type GenerateContentResponse } from "@google/genai";
-import { IMAGE_TYPE_PREFIX } from "@/core/catalogue";
 import { PROMPT_TABLE } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes, type ProviderReason } from "../codes";
@@ -134,7 +133,7 @@ export class GeminiProvider implements Renderer {
   }
 
   supports(effectId: string): boolean {
-    return `${IMAGE_TYPE_PREFIX}${effectId}` in PROMPT_TABLE;
+    return effectId in PROMPT_TABLE;
   }
 
   modelFor(route: RenderRequest["route"]): string {

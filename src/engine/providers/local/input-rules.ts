@@ -1,5 +1,5 @@
 import { InputRefusal, type InputRules } from "@/core/ports/input-rules";
-import { LOCAL_INPUT_CHECKS } from "../../effects/registry";
+import { LOCAL_INPUT_CHECKS } from "../../effects/local";
 import type { EnginePool } from "./pool";
 import { EngineError } from "@/core/ports/renderer";
 

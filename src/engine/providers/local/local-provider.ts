@@ -1,5 +1,5 @@
 import { getEffect } from "@/core/catalogue";
-import { LOCAL_EFFECTS } from "../../effects/registry";
+import { LOCAL_EFFECTS } from "../../effects/local";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 
 export const LOCAL_PROVIDER_ID = "local";

@@ -4,7 +4,7 @@
  * EngineErrors cross the thread boundary as plain data ({engineError: {reason, retryable}}),
  * since class identity does not survive structured cloning.
  */
-import { LOCAL_INPUT_CHECKS } from "../../effects/registry";
+import { LOCAL_INPUT_CHECKS } from "../../effects/local";
 import { LocalProvider } from "./local-provider";
 import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 

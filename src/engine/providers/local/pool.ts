@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Piscina } from "piscina";
-import { LOCAL_EFFECTS } from "../../effects/registry";
+import { LOCAL_EFFECTS } from "../../effects/local";
 import type { CheckAnswer, WorkerAnswer } from "./pool-worker";
 import { EngineError, type Renderer, type RenderRequest } from "@/core/ports/renderer";
 

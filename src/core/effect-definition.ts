@@ -1,0 +1,44 @@
+import type { z } from "zod";
+
+/**
+ * What one effect's module (src/engine/effects/<id>/effect.ts) declares about itself: the
+ * browser-safe description the catalogue is built from. Everything the spec fixes (id,
+ * imageType, credits, href) is derived from the id by the catalogue, never declared.
+ */
+
+/**
+ * How an effect consumes uploaded images.
+ * - "each": one task (and one charge) per uploaded image.
+ * - "together": one task that takes between min and max images at once.
+ */
+export type InputRule = { mode: "each" } | { mode: "together"; min: number; max: number; describe: string };
+
+/** Which option controls the form shows (the effect's options schema validates them). */
+export type OptionsForm = "none" | "outpaintEdges" | "rightsConfirmed" | "adultConsent";
+
+export interface EffectDefinition {
+  /** The spec's id, exactly as on the wire and in URLs; also the effect's folder name. */
+  id: string;
+  /** Position in the catalogue (the spec's table order): lower comes first. */
+  order: number;
+  /** English title; localized copy lives in src/i18n/effect-copy/<locale>/<id>.json. */
+  title: string;
+  tags: string[];
+  isHot?: boolean;
+  isNew?: boolean;
+  /** Default: one task per image. */
+  input?: InputRule;
+  /** Whether the optional mood prompt is offered (and sent as the payload's prompt). */
+  acceptsPrompt?: boolean;
+  /** zod schema of the payload's `options` object. Default: no options. */
+  options?: z.ZodType<Record<string, unknown>>;
+  optionsForm?: OptionsForm;
+  /**
+   * Fixture photos (tests/fixtures/photos) the example gallery and the contact sheet start
+   * from: three tasks, each the list of one task's inputs.
+   */
+  exampleInputs: string[][];
+}
+
+/** Identity, typed: keeps each effect.ts checked against EffectDefinition. */
+export const defineEffect = (definition: EffectDefinition): EffectDefinition => definition;

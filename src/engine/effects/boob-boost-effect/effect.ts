@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { defineEffect } from "@/core/effect-definition";
+
+const consentOptions = z
+  .object({
+    adultConsent: z.literal(true, {
+      error: "Please confirm that the person shown is an adult who consented to this edit",
+    }),
+  })
+  .strict();
+
+/**
+ * Bust Enhancement: the catalogue entry (flags, input rule, options, example inputs). Browser-safe:
+ * nothing server-only is imported here (render.ts, rules.ts and prompt.ts are server-only).
+ */
+export const effect = defineEffect({
+  id: "boob-boost-effect",
+  order: 19,
+  title: "Bust Enhancement",
+  tags: ["body", "retouch"],
+  isNew: true,
+  options: consentOptions,
+  optionsForm: "adultConsent",
+  exampleInputs: [["portrait-female-3-nasa.png"]],
+});

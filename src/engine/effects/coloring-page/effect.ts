@@ -1,0 +1,13 @@
+import { defineEffect } from "@/core/effect-definition";
+
+/**
+ * Coloring Page: the catalogue entry (flags, input rule, options, example inputs). Browser-safe:
+ * nothing server-only is imported here (render.ts, rules.ts and prompt.ts are server-only).
+ */
+export const effect = defineEffect({
+  id: "coloring-page",
+  order: 9,
+  title: "Coloring Page",
+  tags: ["kids", "printable", "line art"],
+  exampleInputs: [["pet-1-cat.png"], ["object-coffee.png"], ["portrait-female-1.jpg"]],
+});

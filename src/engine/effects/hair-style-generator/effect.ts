@@ -1,0 +1,13 @@
+import { defineEffect } from "@/core/effect-definition";
+
+/**
+ * Hair Style Generator: the catalogue entry (flags, input rule, options, example inputs). Browser-safe:
+ * nothing server-only is imported here (render.ts, rules.ts and prompt.ts are server-only).
+ */
+export const effect = defineEffect({
+  id: "hair-style-generator",
+  order: 11,
+  title: "Hair Style Generator",
+  tags: ["hair", "people", "grid"],
+  exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
+});

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { defineEffect } from "@/core/effect-definition";
+
+const rightsOptions = z
+  .object({
+    rightsConfirmed: z.literal(true, {
+      error: "Please confirm that you have the right to edit this image",
+    }),
+  })
+  .strict();
+
+/**
+ * Watermark Remover: the catalogue entry (flags, input rule, options, example inputs). Browser-safe:
+ * nothing server-only is imported here (render.ts, rules.ts and prompt.ts are server-only).
+ */
+export const effect = defineEffect({
+  id: "watermark-remover",
+  order: 3,
+  title: "Watermark Remover",
+  tags: ["cleanup", "watermark"],
+  isHot: true,
+  options: rightsOptions,
+  optionsForm: "rightsConfirmed",
+  exampleInputs: [
+    ["watermark-1-landscape-tiled.jpg"],
+    ["watermark-2-portrait-centered.jpg"],
+    ["watermark-3-logo-corner.jpg"],
+  ],
+});
