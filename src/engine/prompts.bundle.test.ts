@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { PROMPT_TABLE } from "./prompts";
 
 /**
- * The prompt table is server-only: no client file may import it, and no built client
- * asset may contain any of its prompts. The bundle check reads `.next/static`, so it runs
+ * The engine is server-only: no client module may reach any file under src/engine except
+ * the browser-safe effect descriptions (each effect's effect.ts and their generated index),
+ * and no built client asset may contain any of the prompts. The bundle check reads `.next/static`, so it runs
  * after `npx next build` (scripts/test.sh builds after the unit tests; run this file again
  * after the build) and is skipped when there is no build.
  */
@@ -19,6 +20,45 @@ function phrases(instruction: string): string[] {
     .split(/(?<=[.:;])\s+/)
     .map((s) => s.split(/\s+/).slice(2, 9).join(" "))
     .filter((p) => p.split(" ").length >= 6);
+}
+
+/** Resolves an import specifier of `from` to a file of ours (null: a package). */
+function resolveImport(from: string, spec: string): string | null {
+  let base: string;
+  if (spec.startsWith("@/")) base = path.join(ROOT, "src", spec.slice(2));
+  else if (spec.startsWith(".")) base = path.resolve(path.dirname(from), spec);
+  else return null;
+  for (const candidate of [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    path.join(base, "index.ts"),
+    path.join(base, "index.tsx"),
+  ]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
+/** Every file of ours reached from the entries through value imports (type-only imports are erased). */
+function reachableFrom(entries: string[]): string[] {
+  const seen = new Set<string>();
+  const todo = [...entries];
+  const importRe =
+    /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+  while (todo.length) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!/\.(ts|tsx)$/.test(file)) continue;
+    const source = fs.readFileSync(file, "utf8");
+    for (const m of source.matchAll(importRe)) {
+      if (m[2]) continue; // import type / export type
+      const target = resolveImport(file, (m[3] ?? m[4])!);
+      if (target && !seen.has(target)) todo.push(target);
+    }
+  }
+  return [...seen];
 }
 
 function filesUnder(dir: string): string[] {
@@ -35,6 +75,25 @@ describe("prompt table stays on the server", () => {
       .filter((f) => /\.(ts|tsx)$/.test(f))
       .filter((f) => /engine\/prompts|engine\/providers/.test(fs.readFileSync(f, "utf8")));
     expect(offenders).toEqual([]);
+  });
+
+  it("reaches, from any client module, no engine file but the effects' browser-safe descriptions", () => {
+    const clientEntries = [
+      ...filesUnder(path.join(ROOT, "src/app")),
+      ...filesUnder(path.join(ROOT, "src/ui")),
+    ]
+      .filter((f) => /\.(ts|tsx)$/.test(f))
+      .filter((f) => /^\s*["']use client["']/.test(fs.readFileSync(f, "utf8")));
+    expect(clientEntries.length).toBeGreaterThan(5);
+    const reached = reachableFrom(clientEntries);
+    // The walk does follow imports beyond the entries (e.g. the task client of the effect form).
+    expect(reached.some((f) => f.endsWith(path.join("src", "ui", "effect", "task-client.ts")))).toBe(true);
+    const browserSafe = (f: string) =>
+      /src\/engine\/effects\/catalogue\.ts$/.test(f) || /src\/engine\/effects\/[^/]+\/effect\.ts$/.test(f);
+    const leaks = reached.filter(
+      (f) => f.includes(`${path.sep}src${path.sep}engine${path.sep}`) && !browserSafe(f),
+    );
+    expect(leaks.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 
   it("has distinctive phrases that the public copy does not use", () => {
