@@ -22,6 +22,8 @@ export default tseslint.config(
     },
   },
   {
+    // The domain speaks to ports (src/core/ports) only: no adapter, no engine internals,
+    // no SDK, no framework. Drizzle is its query layer and stays allowed.
     files: ["src/core/**/*.ts"],
     rules: {
       "no-restricted-imports": [
@@ -29,20 +31,63 @@ export default tseslint.config(
         {
           patterns: [
             {
+              group: ["@/adapters", "@/adapters/*", "**/adapters/**"],
+              message:
+                "Core imports no adapter: define a port in src/core/ports and let the composition root wire it.",
+            },
+            {
+              // Exactly one engine path is allowed: the browser-safe catalogue index.
+              regex: "^(@/engine(?!/effects/catalogue$)(/.*)?|(\\.\\./)+engine(/.*)?)$",
+              message:
+                "Core sees the engine only through ports (Renderer, InputRules, ImageSanitizer) and the browser-safe catalogue index.",
+            },
+            {
               group: [
+                "@aws-sdk/*",
+                "stripe",
+                "stripe/*",
+                "@fal-ai/*",
+                "@google/genai",
+                "@google/genai/*",
+                "bullmq",
+                "ioredis",
+                "pg",
+                "pg/*",
+                "@electric-sql/*",
+                "better-auth",
+                "better-auth/*",
+                "better-auth*",
                 "next",
                 "next/*",
                 "react",
+                "react/*",
                 "react-dom",
+                "react-dom/*",
                 "sharp",
                 "hono",
                 "hono/*",
-                "@/engine/*",
-                "!@/engine/types",
+                "@hono/*",
               ],
-              message: "Domain code speaks to interfaces only.",
+              message:
+                "Domain code speaks to interfaces only: no SDK, framework or image library in src/core.",
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Configuration is read in one place: src/config validates the environment once.
+    files: ["src/**/*.ts", "src/**/*.tsx"],
+    ignores: ["src/config/**", "src/**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector:
+            "MemberExpression[object.name='process'][property.name='env'], MemberExpression[object.name='process'][property.value='env']",
+          message:
+            "Read configuration through src/config (getEnv(), the Services' env, or a function there), never process.env.",
         },
       ],
     },

@@ -28,7 +28,11 @@ export function clientIp(c: Context<ApiEnv>): string | undefined {
 }
 
 /** Counts the request against the caller's rate limit; past it, a 429 naming the seconds to wait. */
-export async function rateLimit(c: Context<ApiEnv>, kind: "upload" | "submit", userId: string): Promise<void> {
+export async function rateLimit(
+  c: Context<ApiEnv>,
+  kind: "upload" | "submit",
+  userId: string,
+): Promise<void> {
   try {
     await c.get("services").rateLimits.consume(kind, userId, clientIp(c));
   } catch (err) {

@@ -42,8 +42,15 @@ export const envSchema = z.object({
   TASK_TIMEOUT_SECONDS: positiveInt.default(300),
   /** Worker threads rendering images in this process. */
   ENGINE_THREADS: positiveInt.default(2),
-  /** Image engine: local, fal or gemini; unset: fal if FAL_KEY is set, else gemini if GEMINI_API_KEY is, else local. */
-  ENGINE: z.enum(["local", "fal", "gemini"]).optional(),
+  /**
+   * Image engine: an id of the provider table (local, comfyui, fal, gemini, openai, replicate;
+   * checked against it at start). Unset: comfyui if COMFYUI_URL is set, else fal if FAL_KEY is,
+   * else gemini if GEMINI_API_KEY is, else local. OpenAI and Replicate keys never select themselves.
+   */
+  ENGINE: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, "a provider id such as local, comfyui, fal, gemini, openai or replicate")
+    .optional(),
   /** Per-effect engine, `effect-id=provider,…` or a JSON object (see docs/PROVIDERS.md). */
   ENGINE_OVERRIDES: z.string().optional(),
   /** Providers tried in order while the chosen one is unavailable (breaker open, spend cap); local always ends it. */
@@ -80,6 +87,42 @@ export const envSchema = z.object({
   GEMINI_COST_V1: z.coerce.number().min(0).default(0.039),
   GEMINI_COST_V2: z.coerce.number().min(0).default(0.067),
   GEMINI_DAILY_CAP: z.coerce.number().min(0).optional(),
+  /** ComfyUI servers (comma-separated: a GPU fleet); set: renders on the operator's own GPUs. */
+  COMFYUI_URL: z
+    .string()
+    .optional()
+    .refine(
+      (v) => !v || v.split(",").every((u) => /^https?:\/\/[^\s]+$/.test(u.trim())),
+      "a comma-separated list of http(s) URLs",
+    ),
+  /** Bearer token sent to ComfyUI (for a reverse proxy in front of it). */
+  COMFYUI_TOKEN: z.string().min(1).optional(),
+  /** Folder of the operator's own workflows (`<effect-id>.json` replaces the built-in one). */
+  COMFYUI_WORKFLOWS_DIR: z.string().min(1).optional(),
+  /** Output size of the built-in workflows, in megapixels. */
+  COMFYUI_MEGAPIXELS: z.coerce.number().min(0.25).max(4).default(1),
+  /** Seconds an unreachable ComfyUI server is skipped before it is tried again. */
+  COMFYUI_DOWN_SECONDS: positiveInt.default(30),
+  /** Cost of one image (your GPU's running cost, for the spend cap) and the daily cap. */
+  COMFYUI_COST: z.coerce.number().min(0).default(0),
+  COMFYUI_DAILY_CAP: z.coerce.number().min(0).optional(),
+  /** OpenAI key: renders through the Images API's edits (never selected by the key alone). */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().default("https://api.openai.com"),
+  OPENAI_IMAGE_MODEL: z.string().min(1).default("gpt-image-1"),
+  /** Cost of one image and the daily cap (see OpenAI's pricing for the model and size). */
+  OPENAI_COST: z.coerce.number().min(0).default(0.063),
+  OPENAI_DAILY_CAP: z.coerce.number().min(0).optional(),
+  /** Replicate token: renders through Replicate's predictions (never selected by the token alone). */
+  REPLICATE_API_TOKEN: z.string().min(1).optional(),
+  REPLICATE_BASE_URL: z.url().default("https://api.replicate.com"),
+  /** `owner/name` or `owner/name:version`; the default's weights are Apache-2.0 (Qwen-Image-Edit-2509). */
+  REPLICATE_MODEL: z.string().min(1).default("qwen/qwen-image-edit-plus"),
+  REPLICATE_COST: z.coerce.number().min(0).default(0.03),
+  REPLICATE_DAILY_CAP: z.coerce.number().min(0).optional(),
+  /** Webhook mode: the public URL of POST /api/providers/replicate/webhook and the signing secret (whsec_…). */
+  REPLICATE_WEBHOOK_URL: z.url().optional(),
+  REPLICATE_WEBHOOK_SECRET: z.string().startsWith("whsec_").optional(),
   /** Seconds a signed file URL stays valid. */
   SIGNED_URL_TTL_SECONDS: positiveInt.default(3600),
   SUPPORT_EMAIL: z.email().default("support@photofx.local"),
@@ -115,6 +158,8 @@ export const envSchema = z.object({
   QUEUE_LOCK_SECONDS: positiveInt.default(30),
   /** Jobs one worker process runs at once (default: ENGINE_THREADS). */
   WORKER_CONCURRENCY: positiveInt.optional(),
+  /** Seconds a stopping worker (SIGTERM) gives its running jobs before handing them back to the queue. */
+  WORKER_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).default(30),
   /** S3_BUCKET set: S3-compatible storage (AWS S3, R2, MinIO) instead of DATA_DIR. */
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
@@ -127,6 +172,8 @@ export const envSchema = z.object({
   RATE_LIMIT_SUBMITS_PER_MINUTE: z.coerce.number().int().min(0).default(30),
   /** Set: GET /api/metrics requires `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Test knob (fault tests kill a worker mid-render): a pause in ms before each local render. */
+  ENGINE_DEBUG_DELAY_MS: z.coerce.number().int().min(0).default(0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
   TRUST_PROXY: bool.default(false),
@@ -172,4 +219,23 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     dataDir: path.resolve(env.DATA_DIR),
     appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
   };
+}
+
+let processEnv: Env | undefined;
+
+/**
+ * This process's validated configuration, parsed once. For code that has no Services at
+ * hand: pages, SEO, the worker's entry point. server.ts validates the same variables at
+ * start and stops on an invalid one, so in a running server this does not throw.
+ */
+export function getEnv(): Env {
+  return (processEnv ??= parseEnv());
+}
+
+/**
+ * ENGINE_DEBUG_DELAY_MS for the engine's worker threads, validated by the same schema
+ * without parsing the rest of the environment (a thread needs this one value).
+ */
+export function engineDebugDelayMs(source: Record<string, string | undefined> = process.env): number {
+  return envSchema.shape.ENGINE_DEBUG_DELAY_MS.parse(source.ENGINE_DEBUG_DELAY_MS || undefined);
 }

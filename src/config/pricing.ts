@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { FREE_UPLOAD_CAP } from "@/core/plan-limits";
+import { getEnv } from "./env";
 
 /**
  * What can be bought. The spec shows no prices, so these defaults are ours; operators set
@@ -20,8 +22,8 @@ const planSchema = z
     /** Credits granted at each paid month (first month included). */
     monthlyCredits: z.number().int().positive(),
     priceCents: z.number().int().positive(),
-    /** Images per submit; defaults to SUBSCRIBER_UPLOAD_CAP. */
-    uploadCap: z.number().int().min(2).max(50).optional(),
+    /** Images per submit (never below the free cap); defaults to SUBSCRIBER_UPLOAD_CAP. */
+    uploadCap: z.number().int().min(FREE_UPLOAD_CAP).max(50).optional(),
   })
   .strict();
 
@@ -68,4 +70,11 @@ export function parsePricing(json: string | undefined): Pricing {
     );
   }
   return parsed.data;
+}
+
+let processPricing: Pricing | undefined;
+
+/** This process's prices (PRICING_JSON of the validated env, or the defaults), parsed once. */
+export function getPricing(): Pricing {
+  return (processPricing ??= parsePricing(getEnv().PRICING_JSON));
 }

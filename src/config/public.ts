@@ -1,14 +1,14 @@
-import { z } from "zod";
+import { getEnv } from "./env";
 
 /**
- * The configuration pages may show: an explicit whitelist, read at request time so an
- * operator's change needs no rebuild. Nothing secret belongs here.
+ * The configuration the browser may see: an explicit whitelist, taken from the validated
+ * env at request time (an operator's change needs no rebuild). Server components pass it
+ * down as props; client components never import src/config. Nothing secret belongs here.
  */
-const publicSchema = z.object({
-  SUPPORT_EMAIL: z.email().catch("support@photofx.local").default("support@photofx.local"),
-});
+export interface PublicConfig {
+  supportEmail: string;
+}
 
-export function publicConfig(): { supportEmail: string } {
-  const env = publicSchema.parse({ SUPPORT_EMAIL: process.env.SUPPORT_EMAIL || undefined });
-  return { supportEmail: env.SUPPORT_EMAIL };
+export function publicConfig(): PublicConfig {
+  return { supportEmail: getEnv().SUPPORT_EMAIL };
 }

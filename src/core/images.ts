@@ -1,7 +1,7 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, gte } from "drizzle-orm";
 import type { Db } from "./db";
 import { image } from "./schema";
-import { imagePath } from "./tasks";
+import { imagePath } from "./task-status";
 
 /** A generated image as the client sees it (spec: url, prompt, createdAt, uploadedImages, seed). */
 export interface GeneratedImage {
@@ -52,4 +52,16 @@ export async function locateImage(
     .from(image)
     .where(userId === null ? eq(image.id, id) : and(eq(image.id, id), eq(image.userId, userId)));
   return rows[0] ?? null;
+}
+
+/** Images stored since midnight UTC, counted per provider and model (the spend caps' start). */
+export async function imagesToday(
+  db: Db,
+): Promise<Array<{ provider: string; model: string; count: number }>> {
+  const midnight = new Date(new Date().toISOString().slice(0, 10) + "T00:00:00Z");
+  return db
+    .select({ provider: image.provider, model: image.model, count: count() })
+    .from(image)
+    .where(gte(image.createdAt, midnight))
+    .groupBy(image.provider, image.model);
 }

@@ -2,9 +2,9 @@ import { eq } from "drizzle-orm";
 import type { Db } from "./db";
 import { subscription } from "./schema";
 import type { Pricing } from "@/config/pricing";
+import { FREE_UPLOAD_CAP } from "./plan-limits";
 
-/** The spec's free-plan cap ("Free plan: 2 Images max"). */
-export const FREE_UPLOAD_CAP = 2;
+export { FREE_UPLOAD_CAP };
 
 export interface PlanStatus {
   plan: "free" | "subscribed";

@@ -290,3 +290,19 @@ export const usedBotcheckToken = pgTable(
   },
   (t) => [index("used_botcheck_token_expires_idx").on(t.expiresAt)],
 );
+
+// ---- runtime settings ----------------------------------------------------------------
+
+/**
+ * Per-effect runtime settings (src/core/ports/settings.ts). A row exists only for an effect
+ * an operator changed; no row means the env's defaults (enabled, the env's engine).
+ */
+export const effectSetting = pgTable("effect_setting", {
+  effectId: text("effect_id").primaryKey(),
+  enabled: boolean("enabled").notNull().default(true),
+  /** A provider id; null: the env's choice (ENGINE / ENGINE_OVERRIDES). */
+  engine: text("engine"),
+  /** Who made the last change (a user id, or "system"). */
+  updatedBy: text("updated_by").notNull(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});

@@ -110,9 +110,14 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
   const effect = getEffectByImageType(body.imageType);
   if (!effect) throw new AppError("VALIDATION", `Unknown imageType "${body.imageType}"`);
   if (!isEffectEnabled(deps.settings.current(), effect.id)) {
-    throw new AppError("EFFECT_DISABLED", Messages.effectDisabled, { effectId: effect.id }, {
-      key: "effectDisabled",
-    });
+    throw new AppError(
+      "EFFECT_DISABLED",
+      Messages.effectDisabled,
+      { effectId: effect.id },
+      {
+        key: "effectDisabled",
+      },
+    );
   }
 
   if (body.image_urls.length === 0)

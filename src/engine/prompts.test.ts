@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EFFECTS, MOOD_PROMPT_MAX } from "@/core/catalogue";
 import { buildPrompt, nearestAspectRatio, PROMPT_TABLE, sanitizeMood } from "./prompts";

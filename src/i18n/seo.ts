@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { getEnv } from "@/config/env";
 import { DEFAULT_LOCALE, LOCALE_TAGS, LOCALES, type Locale } from "./locales";
 
 /**
@@ -6,7 +7,7 @@ import { DEFAULT_LOCALE, LOCALE_TAGS, LOCALES, type Locale } from "./locales";
  * hreflang alternates for all 12 locales and x-default pointing at English.
  */
 export function siteOrigin(): string {
-  return (process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/$/, "");
+  return getEnv().appUrl;
 }
 
 export function localizedPath(locale: Locale, path: string): string {

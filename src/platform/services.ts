@@ -11,9 +11,12 @@ import { SessionCache } from "@/auth/session-cache";
 import type { Env } from "@/config/env";
 import { resolveAuthSecret } from "@/config/secret";
 import { grantSignupCredits } from "@/core/credits";
+import { imagesToday } from "@/core/images";
 import { UrlSigner } from "@/core/signed-urls";
 import { PlanGate, type SubmitGate } from "@/core/submit-gate";
-import type { InputRules } from "@/core/submit";
+import type { InputRules } from "@/core/ports/input-rules";
+import type { SettingsPort } from "@/core/ports/settings";
+import type { SubmitDeps } from "@/core/submit";
 import { AltchaBotCheck } from "@/adapters/botcheck/altcha";
 import { TurnstileBotCheck } from "@/adapters/botcheck/turnstile";
 import { DbUsedTokenStore, RedisUsedTokenStore, type UsedTokenStore } from "@/adapters/botcheck/used-tokens";
@@ -21,20 +24,22 @@ import { StripeProvider } from "@/adapters/payments/stripe";
 import { TestCheckoutProvider } from "@/adapters/payments/test-checkout";
 import { parsePricing, type Pricing } from "@/config/pricing";
 import type { BotCheck } from "@/core/ports/botcheck";
-import type { PaymentProvider } from "@/core/billing";
+import type { PaymentProvider } from "@/core/ports/payments";
+import { EFFECTS } from "@/core/catalogue";
 import {
   recoverTasks,
   runTask,
   staleQueuedTasks,
   sweepExpiredTasks,
-  TaskStatusCache,
   type TaskDeps,
-} from "@/core/tasks";
+} from "@/core/task-lifecycle";
+import { TaskStatusCache } from "@/core/task-status";
 import type { Renderer } from "@/core/ports/renderer";
-import { ImageRefusedError, sweepStaleUploads, type ImageSanitizer } from "@/core/uploads";
+import { ImageRefusedError, type ImageSanitizer } from "@/core/ports/image-sanitizer";
+import { sweepStaleUploads } from "@/core/uploads";
 import { createEnginePool, type EnginePool } from "@/engine/providers/local/pool";
 import { poolInputRules } from "@/engine/providers/local/input-rules";
-import type { FalWebhookHub } from "@/engine/providers/fal/fal-webhook";
+import type { WebhookReceiver } from "@/engine/providers/descriptor";
 import { createRenderer } from "@/engine/providers/setup";
 import { sanitizeUpload, UploadRejectedError } from "@/engine/sanitize-upload";
 import { Redis } from "ioredis";
@@ -42,6 +47,8 @@ import { RedisEventBus } from "@/adapters/events/redis";
 import { PrometheusMetrics } from "@/adapters/metrics/prometheus";
 import { BullmqQueue } from "@/adapters/queue/bullmq";
 import { RateLimits } from "@/adapters/rate-limits";
+import { InProcessSettingsChannel, RedisSettingsChannel } from "@/adapters/settings/channel";
+import { DbSettings } from "@/adapters/settings/db-settings";
 import { S3Storage } from "@/adapters/storage/s3";
 import { createLogger, type Logger } from "./logger";
 
@@ -84,8 +91,13 @@ export interface Services {
   stripe: StripeProvider | null;
   renderer: Renderer;
   /** Set in fal's webhook mode (FAL_WEBHOOK_URL): verifies and routes fal's deliveries. */
-  falWebhooks: FalWebhookHub | null;
+  /** Signature-verified provider callbacks, by provider id (`POST /api/providers/:id/webhook`). */
+  providerWebhooks: ReadonlyMap<string, WebhookReceiver>;
   taskDeps: TaskDeps;
+  /** What submit needs (gate, storage, input rules, settings, queue, events...). */
+  submitDeps: SubmitDeps;
+  /** Runtime settings (effects on or off, engine per effect): database-backed, cached, shared across processes. */
+  settings: SettingsPort;
   /** Origins whose absolute upload URLs submit accepts. */
   allowedOrigins: string[];
   /** Runs the maintenance sweeps once (timeouts, stale uploads). */
@@ -131,6 +143,19 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   const events: TaskEventBus = env.REDIS_URL
     ? new RedisEventBus(env.REDIS_URL, (err) => log.warn({ err: err.message }, "redis pub/sub error"))
     : new InProcessEventBus();
+  // Runtime settings: the env's defaults (every effect on, the env's engine), overridden
+  // by the database; a change is signalled to every process (Redis pub/sub in scale-out).
+  const settingsChannel = env.REDIS_URL
+    ? new RedisSettingsChannel(env.REDIS_URL, env.QUEUE_NAME, (err) =>
+        log.warn({ err: err.message }, "redis settings channel error"),
+      )
+    : new InProcessSettingsChannel();
+  const settings = await DbSettings.open({
+    db,
+    channel: settingsChannel,
+    defaults: { effects: Object.fromEntries(EFFECTS.map((e) => [e.id, { enabled: true }])) },
+    onError: (err) => log.warn({ err: String(err) }, "settings refresh failed"),
+  });
   const taskCache = new TaskStatusCache();
   events.subscribeAll((e) => taskCache.apply(e));
   const secret = resolveAuthSecret(env);
@@ -202,7 +227,9 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
             render: () => Promise.reject(new Error("this web process does not render")),
           }
         : (pool = createEnginePool({ threads: env.ENGINE_THREADS }))),
-    db,
+    imagesToday: () => imagesToday(db),
+    // The admin's engine per effect, read per render: a switch needs no restart.
+    engineFor: (effectId) => settings.current().effects[effectId]?.engine,
     log: (level, msg, extra) => log[level](extra ?? {}, msg),
   });
   const renderer: Renderer = engine.renderer;
@@ -239,7 +266,23 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     log: (msg, extra) => log.error(extra ?? {}, msg),
   };
 
+  const allowedOrigins = [new URL(env.appUrl).origin];
+  const submitDeps: SubmitDeps = {
+    db,
+    gate,
+    storage,
+    inputRules,
+    allowedOrigins,
+    taskTimeoutSeconds: env.TASK_TIMEOUT_SECONDS,
+    settings,
+    events,
+    queue,
+    metrics,
+  };
+
   const sweep = async () => {
+    // A settings signal missed (a Redis reconnect) is caught up here.
+    await settings.refresh();
     const expired = await sweepExpiredTasks(taskDeps);
     const stale = await sweepStaleUploads(
       { db, storage },
@@ -276,8 +319,6 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     timer.unref();
   }
 
-  const allowedOrigins = [new URL(env.appUrl).origin];
-
   let closed = false;
   return {
     env,
@@ -303,8 +344,10 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     payments,
     stripe,
     renderer,
-    falWebhooks: engine.falWebhooks,
+    providerWebhooks: engine.webhooks,
     taskDeps,
+    submitDeps,
+    settings,
     allowedOrigins,
     sweep,
     async close(graceMs) {
@@ -315,6 +358,8 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       await pool?.close();
       await checkPool?.close();
       await events.close();
+      await settings.close();
+      await settingsChannel.close();
       await redis?.quit().catch(() => {});
       await database.close();
     },

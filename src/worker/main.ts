@@ -35,7 +35,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     services.log.info({ signal }, "worker shutting down");
-    await services.close(Number(process.env.WORKER_SHUTDOWN_GRACE_SECONDS ?? 30) * 1000);
+    await services.close(env.WORKER_SHUTDOWN_GRACE_SECONDS * 1000);
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { task } from "@/core/schema";
 import { getBalance, ledgerSum } from "@/core/credits";
-import { TaskReasons } from "@/core/tasks";
+import { TaskReasons } from "@/core/task-lifecycle";
 import { countLiveUploads } from "@/core/uploads";
 import type { RenderRequest, RenderResult } from "@/core/ports/renderer";
 import {
@@ -63,7 +63,7 @@ describe("task lifecycle: timeout and crash recovery (Postgres)", () => {
       imageType: "nano-banana-lora-inverted-face-filter",
     });
     const taskId = res.body.data!.taskIds[0]!;
-    const { runTask } = await import("@/core/tasks");
+    const { runTask } = await import("@/core/task-lifecycle");
     const { image } = await import("@/core/schema");
     // Two deliveries at once, one of them flagged as a redelivery (it may take over).
     await Promise.all([

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { CheckoutInput, PaymentEvent, PaymentProvider, Product } from "@/core/billing";
+import type { CheckoutInput, PaymentEvent, PaymentProvider, Product } from "@/core/ports/payments";
 
 /** Stripe Checkout for packs (mode payment) and plans (mode subscription). */
 export class StripeProvider implements PaymentProvider {

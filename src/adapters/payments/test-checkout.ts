@@ -1,4 +1,4 @@
-import type { PaymentProvider } from "@/core/billing";
+import type { PaymentProvider } from "@/core/ports/payments";
 
 /**
  * The built-in test checkout: no payment service, no money. The browser goes to our own

@@ -32,17 +32,14 @@ export function generationRoutes() {
       const user = requireUser(c);
       const s = c.get("services");
       await rateLimit(c, "submit", user.id);
-      const { taskIds } = await submitGeneration(
-        s.submitDeps,
-        {
-          userId: user.id,
-          route,
-          payload: await readJson(c),
-          idempotencyKey: c.req.header("idempotency-key"),
-          ip: clientIp(c),
-          hostname: new URL(c.req.url).hostname,
-        },
-      );
+      const { taskIds } = await submitGeneration(s.submitDeps, {
+        userId: user.id,
+        route,
+        payload: await readJson(c),
+        idempotencyKey: c.req.header("idempotency-key"),
+        ip: clientIp(c),
+        hostname: new URL(c.req.url).hostname,
+      });
       return c.json({ message: "Task submitted", data: { taskIds } });
     });
   }
@@ -75,7 +72,8 @@ export function generationRoutes() {
         stream.onAbort(() => aborted.abort());
         const deps = { db: s.database.db, cache: s.taskCache, events: s.events };
         for await (const item of followTask(deps, user.id, taskId, first, aborted.signal)) {
-          if (item.kind === "answer") await stream.writeSSE({ event: "task", data: JSON.stringify(item.answer) });
+          if (item.kind === "answer")
+            await stream.writeSSE({ event: "task", data: JSON.stringify(item.answer) });
           else await stream.write(": keep-alive\n\n");
         }
       });

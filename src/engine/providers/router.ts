@@ -18,7 +18,7 @@ import { SpendCap } from "./spend-cap";
  */
 
 export interface RouterConfig {
-  /** The deployment's provider ("local", "fal", "gemini"). */
+  /** The deployment's provider (an id of the provider table). */
   engine: string;
   /** Per-effect provider, by effect id. */
   overrides: Record<string, string>;
@@ -31,6 +31,8 @@ export interface RouterConfig {
   costPerImage: Record<string, { v1: number; v2: number }>;
   /** Daily spend cap per provider id, in the same currency; unset: no cap. */
   dailyCap: Record<string, number | undefined>;
+  /** The runtime settings' provider for an effect (read per render), over `overrides`. */
+  engineFor?: (effectId: string) => string | undefined;
 }
 
 export type RouterLog = (
@@ -81,7 +83,10 @@ export class ProviderRouter implements Renderer {
 
   /** Candidate provider ids for an effect, in order, without repeats or unknown ids. */
   candidates(effectId: string): string[] {
-    const first = this.config.overrides[effectId] ?? this.config.engine;
+    // The runtime settings' choice, while this server has that provider; else the env's.
+    const chosen = this.config.engineFor?.(effectId);
+    const first =
+      chosen && this.providers.has(chosen) ? chosen : (this.config.overrides[effectId] ?? this.config.engine);
     return [...new Set([first, ...this.config.fallback])].filter((id) => this.providers.has(id));
   }
 

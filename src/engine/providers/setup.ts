@@ -1,24 +1,17 @@
-import { count, gte } from "drizzle-orm";
-import type { Db } from "@/core/db";
-import { image } from "@/core/schema";
 import { EnvError, type Env } from "@/config/env";
 import { EFFECTS } from "@/core/catalogue";
 import type { Renderer } from "@/core/ports/renderer";
-import { FalProvider } from "./fal/fal";
-import { FalWebhookHub } from "./fal/fal-webhook";
-import { GeminiProvider } from "./gemini/gemini";
+import type { WebhookReceiver } from "./descriptor";
 import type { RetryPolicy } from "./http";
 import { ProviderRouter, type RouterConfig, type RouterLog } from "./router";
+import { PROVIDER_IDS, PROVIDER_TABLE, providerById } from "./table";
 
 /**
- * Builds the renderer the task runner uses from configuration: the local engine pool
- * alone when no hosted provider is configured (nothing changes then), otherwise a
- * ProviderRouter over fal, Gemini and the local pool. Invalid engine settings stop
+ * Builds the renderer the task runner uses from configuration and the provider table: the
+ * local engine pool alone when no other provider is configured (nothing changes then),
+ * otherwise a ProviderRouter over every configured provider. Invalid engine settings stop
  * start-up with an EnvError naming the variable.
  */
-
-export const ENGINE_IDS = ["local", "fal", "gemini"] as const;
-export type EngineId = (typeof ENGINE_IDS)[number];
 
 /**
  * Effects that stay on the local engine unless ENGINE_OVERRIDES says otherwise: the
@@ -28,77 +21,57 @@ export const DEFAULT_LOCAL_EFFECTS = ["inverted-face-filter"] as const;
 
 export interface RendererSetup {
   renderer: Renderer;
-  /** Set when a hosted provider is configured. */
+  /** Set when a provider besides the local engine is configured. */
   router: ProviderRouter | null;
-  /** Set in fal's webhook mode (FAL_WEBHOOK_URL): the API route hands deliveries to it. */
-  falWebhooks: FalWebhookHub | null;
+  /** Webhook receivers by provider id, for `POST /api/providers/:id/webhook`. */
+  webhooks: ReadonlyMap<string, WebhookReceiver>;
 }
+
+/** Images stored today (UTC) per provider and model: what the spend caps start from. */
+export type ImagesToday = () => Promise<Array<{ provider: string; model: string; count: number }>>;
 
 export interface RendererDeps {
   /** The local engine (the worker-thread pool, or a test renderer). */
   local: Renderer;
-  /** Seeds today's spend from the images already stored. */
-  db?: Db;
+  /** From the composition root: today's stored images, so a restart does not reset the caps. */
+  imagesToday?: ImagesToday;
+  /** The runtime settings' engine for an effect (the admin's choice), over ENGINE_OVERRIDES. */
+  engineFor?: (effectId: string) => string | undefined;
   log?: RouterLog;
 }
 
 /** The engine settings resolved from Env: which provider, overrides and fallback. */
 export interface EngineChoice {
-  engine: EngineId;
-  overrides: Record<string, EngineId>;
-  fallback: EngineId[];
+  engine: string;
+  overrides: Record<string, string>;
+  fallback: string[];
 }
 
 export async function createRenderer(env: Env, deps: RendererDeps): Promise<RendererSetup> {
   const choice = resolveEngineChoice(env);
-  const hostedInUse = [choice.engine, ...Object.values(choice.overrides), ...choice.fallback].some(
-    (id) => id !== "local",
-  );
-  if (!hostedInUse) return { renderer: deps.local, router: null, falWebhooks: null };
+  const configured = PROVIDER_TABLE.filter((p) => p.configured(env));
+  if (configured.every((p) => p.id === "local"))
+    return { renderer: deps.local, router: null, webhooks: new Map() };
 
   const log = deps.log ?? (() => undefined);
-  const providerLog = (id: string) => (msg: string, extra?: Record<string, unknown>) =>
-    log("warn", msg, { provider: id, ...extra });
   const retry: RetryPolicy = {
     attempts: env.ENGINE_RETRY_ATTEMPTS,
     baseDelayMs: env.ENGINE_RETRY_BASE_MS,
     maxDelayMs: env.ENGINE_RETRY_MAX_MS,
     attemptTimeoutMs: 60_000,
   };
-
-  const providers: Renderer[] = [];
-  let falWebhooks: FalWebhookHub | null = null;
-  if (env.FAL_KEY) {
-    falWebhooks = env.FAL_WEBHOOK_URL ? new FalWebhookHub({ jwksUrl: env.FAL_JWKS_URL }) : null;
-    providers.push(
-      new FalProvider({
-        key: env.FAL_KEY,
-        models: { v1: env.FAL_MODEL_V1, v2: env.FAL_MODEL_V2 },
-        retry,
-        baseUrl: env.FAL_BASE_URL,
-        pollMs: { initial: env.FAL_POLL_MS, max: Math.max(env.FAL_POLL_MS, 5_000) },
-        // fal keeps our inputs and its output no longer than a task can last, plus slack.
-        storageTtlSeconds: Math.max(600, env.TASK_TIMEOUT_SECONDS * 2),
-        ...(falWebhooks && env.FAL_WEBHOOK_URL
-          ? { webhook: { url: env.FAL_WEBHOOK_URL, hub: falWebhooks } }
-          : {}),
-        log: providerLog("fal"),
-      }),
-    );
+  const renderers: Renderer[] = [];
+  const webhooks = new Map<string, WebhookReceiver>();
+  for (const p of configured) {
+    const created = p.create(env, {
+      retry,
+      taskTimeoutSeconds: env.TASK_TIMEOUT_SECONDS,
+      local: deps.local,
+      log: (msg, extra) => log("warn", msg, { provider: p.id, ...extra }),
+    });
+    renderers.push(created.renderer);
+    if (created.webhook) webhooks.set(p.id, created.webhook);
   }
-  if (env.GEMINI_API_KEY) {
-    providers.push(
-      new GeminiProvider({
-        apiKey: env.GEMINI_API_KEY,
-        models: { v1: env.GEMINI_MODEL_V1, v2: env.GEMINI_MODEL_V2 },
-        // One generateContent call is the whole render: only the router's time limit bounds it.
-        retry: { ...retry, attemptTimeoutMs: 0 },
-        baseUrl: env.GEMINI_BASE_URL,
-        log: providerLog("gemini"),
-      }),
-    );
-  }
-  providers.push(deps.local);
 
   const config: RouterConfig = {
     ...choice,
@@ -107,55 +80,52 @@ export async function createRenderer(env: Env, deps: RendererDeps): Promise<Rend
       threshold: env.ENGINE_BREAKER_THRESHOLD,
       cooldownMs: env.ENGINE_BREAKER_COOLDOWN_SECONDS * 1000,
     },
-    costPerImage: {
-      fal: { v1: env.FAL_COST_V1, v2: env.FAL_COST_V2 },
-      gemini: { v1: env.GEMINI_COST_V1, v2: env.GEMINI_COST_V2 },
-    },
-    dailyCap: { fal: env.FAL_DAILY_CAP, gemini: env.GEMINI_DAILY_CAP },
+    costPerImage: Object.fromEntries(configured.map((p) => [p.id, p.cost(env)])),
+    dailyCap: Object.fromEntries(configured.map((p) => [p.id, p.dailyCap(env)])),
+    ...(deps.engineFor ? { engineFor: deps.engineFor } : {}),
   };
-  const router = new ProviderRouter(providers, config, log);
-  if (deps.db) await seedSpend(router, deps.db, env);
+  const router = new ProviderRouter(renderers, config, log);
+  if (deps.imagesToday) await seedSpend(router, env, await deps.imagesToday());
   log("info", "image engine", {
     engine: choice.engine,
     overrides: choice.overrides,
     fallback: choice.fallback,
-    webhook: Boolean(falWebhooks),
+    webhooks: [...webhooks.keys()],
   });
-  return { renderer: router, router, falWebhooks };
+  return { renderer: router, router, webhooks };
 }
 
-/** Resolves ENGINE, ENGINE_OVERRIDES and ENGINE_FALLBACK against the keys that are set. */
+/** Resolves ENGINE, ENGINE_OVERRIDES and ENGINE_FALLBACK against the provider table. */
 export function resolveEngineChoice(env: Env): EngineChoice {
-  const keyed: Record<EngineId, boolean> = {
-    local: true,
-    fal: Boolean(env.FAL_KEY),
-    gemini: Boolean(env.GEMINI_API_KEY),
+  const need = (variable: string, id: string) => {
+    const p = providerById(id);
+    if (!p) throw new EnvError([`${variable}: "${id}" is not one of ${PROVIDER_IDS.join(", ")}`]);
+    if (!p.configured(env)) throw new EnvError([`${variable}: "${id}" needs ${p.requires} to be set`]);
   };
-  const need = (variable: string, id: EngineId) => {
-    if (!keyed[id]) {
-      throw new EnvError([
-        `${variable}: "${id}" needs ${id === "fal" ? "FAL_KEY" : "GEMINI_API_KEY"} to be set`,
-      ]);
-    }
-  };
-  // Unset ENGINE: a configured key selects its provider; with none, the local engine.
-  const engine: EngineId = env.ENGINE ?? (keyed.fal ? "fal" : keyed.gemini ? "gemini" : "local");
+  // Unset ENGINE: the configured provider that selects itself first (a self-hosted one
+  // before a third party; a key of a provider that never selects itself does nothing).
+  const auto = PROVIDER_TABLE.filter((p) => p.autoSelect !== null && p.configured(env)).sort(
+    (a, b) => a.autoSelect! - b.autoSelect!,
+  );
+  const engine = env.ENGINE ?? auto[0]?.id ?? "local";
   need("ENGINE", engine);
 
-  const overrides: Record<string, EngineId> = {};
+  const overrides: Record<string, string> = {};
   if (engine !== "local") for (const id of DEFAULT_LOCAL_EFFECTS) overrides[id] = "local";
   for (const [effectId, id] of Object.entries(parseOverrides(env.ENGINE_OVERRIDES))) {
     need("ENGINE_OVERRIDES", id);
     overrides[effectId] = id;
   }
 
-  let fallback: EngineId[];
+  let fallback: string[];
   if (env.ENGINE_FALLBACK) {
     fallback = parseEngineList("ENGINE_FALLBACK", env.ENGINE_FALLBACK);
     for (const id of fallback) need("ENGINE_FALLBACK", id);
   } else {
-    // By default the other configured hosted provider stands in first.
-    fallback = (["fal", "gemini"] as const).filter((id) => id !== engine && keyed[id]);
+    // By default another configured provider of the same kind stands in: never a third
+    // party for a self-hosted engine (photos would leave the operator's hardware).
+    const selfHosted = providerById(engine)!.selfHosted;
+    fallback = auto.filter((p) => p.id !== engine && p.selfHosted === selfHosted).map((p) => p.id);
   }
   // The local engine always ends the order: it needs no key and no network.
   fallback = [...fallback.filter((id) => id !== "local"), "local"];
@@ -163,7 +133,7 @@ export function resolveEngineChoice(env: Env): EngineChoice {
 }
 
 /** Parses `effect-id=provider,…` or a JSON object of the same into effect id -> provider. */
-export function parseOverrides(raw: string | undefined): Record<string, EngineId> {
+export function parseOverrides(raw: string | undefined): Record<string, string> {
   if (!raw?.trim()) return {};
   let entries: Array<[string, unknown]>;
   if (raw.trim().startsWith("{")) {
@@ -185,42 +155,40 @@ export function parseOverrides(raw: string | undefined): Record<string, EngineId
       });
   }
   const known = new Set(EFFECTS.map((e) => e.id));
-  const out: Record<string, EngineId> = {};
+  const out: Record<string, string> = {};
   for (const [effectId, id] of entries) {
     if (!known.has(effectId)) throw new EnvError([`ENGINE_OVERRIDES: unknown effect "${effectId}"`]);
-    if (typeof id !== "string" || !(ENGINE_IDS as readonly string[]).includes(id)) {
-      throw new EnvError([`ENGINE_OVERRIDES: "${String(id)}" is not one of ${ENGINE_IDS.join(", ")}`]);
+    if (typeof id !== "string" || !PROVIDER_IDS.includes(id)) {
+      throw new EnvError([`ENGINE_OVERRIDES: "${String(id)}" is not one of ${PROVIDER_IDS.join(", ")}`]);
     }
-    out[effectId] = id as EngineId;
+    out[effectId] = id;
   }
   return out;
 }
 
-function parseEngineList(variable: string, raw: string): EngineId[] {
+function parseEngineList(variable: string, raw: string): string[] {
   const ids = raw
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
   for (const id of ids) {
-    if (!(ENGINE_IDS as readonly string[]).includes(id)) {
-      throw new EnvError([`${variable}: "${id}" is not one of ${ENGINE_IDS.join(", ")}`]);
+    if (!PROVIDER_IDS.includes(id)) {
+      throw new EnvError([`${variable}: "${id}" is not one of ${PROVIDER_IDS.join(", ")}`]);
     }
   }
-  return ids as EngineId[];
+  return ids;
 }
 
-/** Adds today's stored images (UTC) to the spend cap, so a restart does not reset it. */
-async function seedSpend(router: ProviderRouter, db: Db, env: Env): Promise<void> {
-  const midnight = new Date(new Date().toISOString().slice(0, 10) + "T00:00:00Z");
-  const rows = await db
-    .select({ provider: image.provider, model: image.model, n: count() })
-    .from(image)
-    .where(gte(image.createdAt, midnight))
-    .groupBy(image.provider, image.model);
-  const v2Models: Record<string, string> = { fal: env.FAL_MODEL_V2, gemini: env.GEMINI_MODEL_V2 };
+/** Adds today's stored images to the spend caps, so a restart does not reset them. */
+async function seedSpend(
+  router: ProviderRouter,
+  env: Env,
+  rows: Array<{ provider: string; model: string; count: number }>,
+): Promise<void> {
   for (const r of rows) {
-    if (r.provider !== "fal" && r.provider !== "gemini") continue;
-    const route = r.model === v2Models[r.provider] ? "v2" : "v1";
-    router.spend.seed(r.provider, r.n * router.cost(r.provider, route));
+    const p = providerById(r.provider);
+    if (!p || p.id === "local" || !p.configured(env)) continue;
+    const route = r.model === p.models(env).v2 && p.models(env).v2 !== p.models(env).v1 ? "v2" : "v1";
+    router.spend.seed(r.provider, r.count * router.cost(r.provider, route));
   }
 }

@@ -3,6 +3,7 @@ import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
 import type { ClientEffect } from "@/core/catalogue";
+import { FREE_UPLOAD_CAP } from "@/core/plan-limits";
 import { refreshAccount, useAccount } from "@/ui/account/account-store";
 import {
   classifySubmitFailure,
@@ -11,9 +12,6 @@ import {
   type ClientMessageTable,
   type TaskState,
 } from "./task-client";
-
-/** The spec's free-plan cap, mirrored in the UI (the server enforces it). */
-export const FREE_CAP = 2;
 
 export interface UploadAsset {
   id: string;
@@ -88,7 +86,7 @@ export function useGeneration(effect: ClientEffect) {
   const [dialog, setDialog] = useState<Dialog>(null);
   const [generating, setGenerating] = useState(false);
   const account = useAccount();
-  const cap = account.plan?.plan === "subscribed" ? account.plan.uploadCap : FREE_CAP;
+  const cap = account.plan?.plan === "subscribed" ? account.plan.uploadCap : FREE_UPLOAD_CAP;
   const subscribed = account.plan?.plan === "subscribed";
   /** While set, the bot-check dialog is open; it resolves with a token or null. */
   const [botCheck, setBotCheck] = useState<((token: string | null) => void) | null>(null);

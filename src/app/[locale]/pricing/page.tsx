@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { getFormatter, getTranslations, setRequestLocale } from "next-intl/server";
 import { EFFECT_CREDITS } from "@/core/catalogue-constants";
-import { parsePricing } from "@/config/pricing";
+import { getEnv } from "@/config/env";
+import { getPricing } from "@/config/pricing";
 import type { Locale } from "@/i18n/locales";
 import { pageMetadata } from "@/i18n/seo";
 import { BuyButton } from "@/ui/pricing/BuyButton";
@@ -26,11 +27,12 @@ export async function generateMetadata({
 export default async function PricingPage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);
-  await connection(); // prices and the payment mode come from the environment at run time
-  const pricing = parsePricing(process.env.PRICING_JSON || undefined);
-  const testMode = !(process.env.STRIPE_SECRET_KEY && process.env.STRIPE_WEBHOOK_SECRET);
-  const subscriberCap = Number(process.env.SUBSCRIBER_UPLOAD_CAP) || 10;
-  const signupCredits = Number(process.env.SIGNUP_CREDITS ?? 10);
+  await connection(); // prices and the payment mode come from the configuration at run time
+  const env = getEnv();
+  const pricing = getPricing();
+  const testMode = !(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET);
+  const subscriberCap = env.SUBSCRIBER_UPLOAD_CAP;
+  const signupCredits = env.SIGNUP_CREDITS;
   const t = await getTranslations("pricing");
   const format = await getFormatter();
   const money = (cents: number) =>

@@ -1,5 +1,6 @@
 import { connection } from "next/server";
 import { getTranslations, setRequestLocale } from "next-intl/server";
+import { getEnv } from "@/config/env";
 import type { Locale } from "@/i18n/locales";
 import { AuthForm } from "@/ui/auth/AuthForm";
 
@@ -7,12 +8,11 @@ export default async function SignUpPage({ params }: { params: Promise<{ locale:
   const { locale } = await params;
   setRequestLocale(locale);
   await connection(); // the grant is read per request
-  const credits = Number(process.env.SIGNUP_CREDITS ?? 10);
   const t = await getTranslations("auth");
   return (
     <main className="px-4 py-12">
       <h1 className="text-center text-3xl font-bold">{t("signUpTitle")}</h1>
-      <AuthForm mode="signUp" signupCredits={Number.isFinite(credits) ? credits : 10} />
+      <AuthForm mode="signUp" signupCredits={getEnv().SIGNUP_CREDITS} />
     </main>
   );
 }

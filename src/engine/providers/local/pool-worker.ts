@@ -4,13 +4,14 @@
  * EngineErrors cross the thread boundary as plain data ({engineError: {reason, retryable}}),
  * since class identity does not survive structured cloning.
  */
+import { engineDebugDelayMs } from "@/config/env";
 import { LOCAL_INPUT_CHECKS } from "../../effects/local";
 import { LocalProvider } from "./local-provider";
 import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 
 const provider = new LocalProvider();
 /** Test knob (fault tests kill a worker mid-render): a pause before each render. Default 0. */
-const debugDelayMs = Number(process.env.ENGINE_DEBUG_DELAY_MS ?? 0);
+const debugDelayMs = engineDebugDelayMs();
 
 type Refusal = { ok: false; engineError: { reason: string; retryable: boolean; code: string } };
 export type WorkerAnswer = { ok: true; result: RenderResult } | Refusal;

@@ -1,6 +1,6 @@
 import { connection } from "next/server";
 import { getFormatter, getTranslations, setRequestLocale } from "next-intl/server";
-import { parsePricing } from "@/config/pricing";
+import { getPricing } from "@/config/pricing";
 import type { Locale } from "@/i18n/locales";
 import { TestCheckout } from "@/ui/pricing/TestCheckout";
 
@@ -12,7 +12,7 @@ export default async function TestCheckoutPage({
   const { locale, id } = await params;
   setRequestLocale(locale);
   await connection();
-  const pricing = parsePricing(process.env.PRICING_JSON || undefined);
+  const pricing = getPricing();
   const t = await getTranslations("checkout");
   const format = await getFormatter();
   const money = (cents: number) =>
