@@ -92,4 +92,26 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // An effect is one folder (ADR 009): it may use src/engine/shared, vision and core, never
+    // another effect's folder. Composition between effects goes through shared modules.
+    files: ["src/engine/effects/*/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "^\\.\\./(?!\\.\\./)",
+              message: "No effect imports another effect's folder: move what both need to src/engine/shared.",
+            },
+            {
+              regex: "(^@/engine/effects/|(^|/)effects/)[^/]+/",
+              message: "No effect imports another effect's folder: move what both need to src/engine/shared.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -60,7 +60,8 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 /usr/bin/chromium --version
 
-step "lint, format, types"
+step "lint, format, types, generated effect indexes"
+node --import tsx scripts/effects-index.ts --check
 npx eslint .
 npx prettier --check . --log-level warn
 npx tsc --noEmit
