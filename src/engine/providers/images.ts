@@ -32,9 +32,10 @@ export async function readOutputImage(bytes: Uint8Array): Promise<OutputImage> {
   if (format === "png") return { bytes, mime: "image/png", width, height };
   if (format === "jpeg") return { bytes, mime: "image/jpeg", width, height };
   if (format === "webp") return { bytes, mime: "image/webp", width, height };
-  // Anything else (AVIF, GIF, …) is converted, so what we store is always servable.
+  // Anything else (AVIF, GIF, …) is converted, so what we store is always servable; the
+  // provider's metadata is kept (provenance, C2PA, EXIF).
   try {
-    const png = await sharp(bytes, { limitInputPixels: MAX_OUTPUT_PIXELS }).png().toBuffer();
+    const png = await sharp(bytes, { limitInputPixels: MAX_OUTPUT_PIXELS }).keepMetadata().png().toBuffer();
     return { bytes: new Uint8Array(png), mime: "image/png", width, height };
   } catch {
     throw badOutput();

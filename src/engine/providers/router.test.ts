@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { CircuitBreaker } from "./circuit-breaker";
@@ -216,5 +217,33 @@ describe("SpendCap", () => {
     const cap = new SpendCap({ fal: 0.3 });
     for (let i = 0; i < 3; i++) cap.tryReserve("fal", 0.1)!.commit();
     expect(cap.tryReserve("fal", 0.1)).toBeNull();
+  });
+
+  it("marks a generative backend's image AI-generated in its metadata, and leaves the local engine's alone", async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#336699" } })
+      .png()
+      .toBuffer();
+    const returning = (id: string): Renderer => ({
+      id,
+      supports: () => true,
+      render: async () => ({
+        bytes: new Uint8Array(png),
+        mime: "image/png",
+        width: 8,
+        height: 8,
+        provider: id,
+        model: "m",
+      }),
+    });
+    const router = new ProviderRouter([returning("fal"), returning("local")], {
+      ...baseConfig,
+      overrides: { "inverted-face-filter": "local" },
+    });
+    const hosted = await router.render(request("3d-finger"));
+    expect((await sharp(Buffer.from(hosted.bytes)).metadata()).xmp?.toString()).toContain(
+      "trainedAlgorithmicMedia",
+    );
+    const local = await router.render(request("inverted-face-filter"));
+    expect(Buffer.from(local.bytes).equals(png)).toBe(true);
   });
 });

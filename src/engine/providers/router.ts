@@ -1,5 +1,6 @@
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { CircuitBreaker } from "./circuit-breaker";
+import { markAiGenerated } from "./provenance";
 import { ProviderCodes, type ProviderCode } from "./codes";
 import { SpendCap } from "./spend-cap";
 
@@ -130,7 +131,7 @@ export class ProviderRouter implements Renderer {
         const result = await this.renderWithTimeout(provider, request, signal);
         reservation?.commit();
         breaker?.onSuccess();
-        return result;
+        return id === "local" ? result : await this.markGenerated(result);
       } catch (err) {
         reservation?.release();
         throw this.settleFailure(id, breaker, err, signal);
@@ -138,6 +139,20 @@ export class ProviderRouter implements Renderer {
     }
     this.log("warn", "no provider available", { effectId: request.effectId, skipped });
     throw routerError("unavailable");
+  }
+
+  /** A generative backend's image, marked AI-generated in its metadata (provenance.ts). */
+  private async markGenerated(result: RenderResult): Promise<RenderResult> {
+    try {
+      return await markAiGenerated(result);
+    } catch (err) {
+      // The providers already checked the image decodes; an odd layout keeps its bytes.
+      this.log("warn", "could not mark an output as AI-generated", {
+        provider: result.provider,
+        err: String(err),
+      });
+      return result;
+    }
   }
 
   /** Runs one render under the router's time limit and the caller's signal. */
