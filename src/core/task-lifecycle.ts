@@ -6,7 +6,7 @@ import { Messages } from "./errors";
 import { newId } from "./ids";
 import type { JobQueue } from "./ports/job-queue";
 import type { Metrics } from "./ports/metrics";
-import { EngineError, type Renderer, type RenderResult } from "./ports/renderer";
+import { EngineError, type Renderer, type RenderProgress, type RenderResult } from "./ports/renderer";
 import type { ObjectStorage } from "./ports/storage";
 import type { TaskEvent, TaskEventBus } from "./ports/task-events";
 import { image, task, taskInput } from "./schema";
@@ -196,6 +196,7 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), Math.max(0, t.deadlineAt.getTime() - Date.now()));
   let result: RenderResult;
+  const progress = progressReporter(deps, taskId, t.userId);
   try {
     result = await deps.renderer.render(
       {
@@ -207,6 +208,7 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
         seed: t.seed,
       },
       controller.signal,
+      progress.report,
     );
   } catch (err) {
     const engineError = err instanceof EngineError ? err : null;
@@ -220,6 +222,8 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
     return;
   } finally {
     clearTimeout(timer);
+    // No progress may follow the outcome (a late "running" would shadow it in caches).
+    progress.stop();
   }
 
   const imageId = newId();
@@ -270,6 +274,53 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
     "succeeded",
     (Date.now() - (t.startedAt ?? t.createdAt).getTime()) / 1000,
   );
+}
+
+/**
+ * Publishes a running task's progress as task events (SSE and the status cache hear it),
+ * at most one every half second so a fast sampler does not flood the bus; the last report
+ * before a pause is always sent.
+ */
+function progressReporter(
+  deps: Pick<TaskDeps, "events" | "log">,
+  taskId: string,
+  userId: string,
+): { report: (progress: RenderProgress) => void; stop: () => void } {
+  let last = 0;
+  let stopped = false;
+  let pending: RenderProgress | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const send = (progress: RenderProgress) => {
+    last = Date.now();
+    pending = null;
+    const event = {
+      taskId,
+      userId,
+      state: "running" as const,
+      imageUrl: null,
+      failedReason: null,
+      failedCode: null,
+    };
+    deps.events
+      .publish({ ...event, progress })
+      .catch((err) => deps.log?.("progress not published", { taskId, err: String(err) }));
+  };
+  return {
+    report(progress) {
+      if (stopped) return;
+      const wait = 500 - (Date.now() - last);
+      if (wait <= 0) return send(progress);
+      pending = progress;
+      timer ??= setTimeout(() => {
+        timer = null;
+        if (pending && !stopped) send(pending);
+      }, wait);
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+    },
+  };
 }
 
 /** Fails, with a refund, every unfinished task whose window has closed. */

@@ -1,6 +1,12 @@
 import type { Db } from "./db";
 import type { TaskEventBus } from "./ports/task-events";
-import { getTaskResult, toAnswer, type TaskResultAnswer, type TaskStatusCache } from "./task-status";
+import {
+  getTaskResult,
+  toAnswer,
+  type RenderTimes,
+  type TaskResultAnswer,
+  type TaskStatusCache,
+} from "./task-status";
 
 /** What a task stream yields: an answer to send, or a keep-alive when nothing happened for a while. */
 export type TaskStreamItem = { kind: "answer"; answer: TaskResultAnswer } | { kind: "keepAlive" };
@@ -9,6 +15,7 @@ export interface TaskStreamDeps {
   db: Db;
   cache: TaskStatusCache;
   events: TaskEventBus;
+  times?: RenderTimes;
 }
 
 /**
@@ -34,7 +41,18 @@ export async function* followTask(
     wake?.();
   };
   const unsubscribe = deps.events.subscribe(taskId, (e) => {
-    if (e.userId === userId) push(toAnswer(e));
+    if (e.userId !== userId) return;
+    // Progress and the estimate ride along while the task runs (the cache knows its effect).
+    const known = deps.cache.get(taskId);
+    push(
+      toAnswer(
+        { ...e, startedAt: known?.startedAt ?? null },
+        {
+          progress: e.progress ?? deps.cache.progress(taskId),
+          typicalSeconds: known?.effectId ? (deps.times?.typical(known.effectId) ?? null) : null,
+        },
+      ),
+    );
   });
   const onAbort = () => {
     done = true;

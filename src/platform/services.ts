@@ -33,7 +33,7 @@ import {
   sweepExpiredTasks,
   type TaskDeps,
 } from "@/core/task-lifecycle";
-import { TaskStatusCache } from "@/core/task-status";
+import { RenderTimes, TaskStatusCache } from "@/core/task-status";
 import type { Renderer } from "@/core/ports/renderer";
 import { ImageRefusedError, type ImageSanitizer } from "@/core/ports/image-sanitizer";
 import { sweepStaleUploads } from "@/core/uploads";
@@ -75,6 +75,8 @@ export interface Services {
   events: TaskEventBus;
   queue: JobQueue;
   taskCache: TaskStatusCache;
+  /** Typical render times per effect (the pending answer's estimate), from the database. */
+  renderTimes: RenderTimes;
   auth: Auth;
   sessions: SessionCache;
   signer: UrlSigner;
@@ -157,6 +159,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     onError: (err) => log.warn({ err: String(err) }, "settings refresh failed"),
   });
   const taskCache = new TaskStatusCache();
+  const renderTimes = new RenderTimes(db);
   events.subscribeAll((e) => taskCache.apply(e));
   const secret = resolveAuthSecret(env);
   const signer = new UrlSigner(secret);
@@ -332,6 +335,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     events,
     queue,
     taskCache,
+    renderTimes,
     auth,
     sessions,
     signer,

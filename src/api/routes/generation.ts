@@ -51,7 +51,7 @@ export function generationRoutes() {
       if (!parsed.success) throw new AppError("VALIDATION", "taskId is required");
       const s = c.get("services");
       const answer = await getTaskResult(
-        { db: s.database.db, cache: s.taskCache },
+        { db: s.database.db, cache: s.taskCache, times: s.renderTimes },
         user.id,
         parsed.data.taskId,
       );
@@ -65,12 +65,16 @@ export function generationRoutes() {
       if (!parsed.success) throw new AppError("VALIDATION", "taskId is required");
       const { taskId } = parsed.data;
       const s = c.get("services");
-      const first = await getTaskResult({ db: s.database.db, cache: s.taskCache }, user.id, taskId);
+      const first = await getTaskResult(
+        { db: s.database.db, cache: s.taskCache, times: s.renderTimes },
+        user.id,
+        taskId,
+      );
       if (!first) return c.json({ message: "Task not found" }, 404);
       return streamSSE(c, async (stream) => {
         const aborted = new AbortController();
         stream.onAbort(() => aborted.abort());
-        const deps = { db: s.database.db, cache: s.taskCache, events: s.events };
+        const deps = { db: s.database.db, cache: s.taskCache, events: s.events, times: s.renderTimes };
         for await (const item of followTask(deps, user.id, taskId, first, aborted.signal)) {
           if (item.kind === "answer")
             await stream.writeSSE({ event: "task", data: JSON.stringify(item.answer) });

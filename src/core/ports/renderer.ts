@@ -51,11 +51,28 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * How far a render is, where the backend says so: steps done of the total (ComfyUI's
+ * sampler), and the position in the backend's queue while it waits.
+ */
+export interface RenderProgress {
+  value: number;
+  max: number;
+  queuePosition?: number;
+}
+
 export interface Renderer {
   /** Stable id stored with each image, e.g. "local", "fal"; "router" for the router. */
   readonly id: string;
   /** Whether this renderer can render the effect at all. */
   supports(effectId: string): boolean;
-  /** Renders one output. Rejects with EngineError for user-facing failures. */
-  render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult>;
+  /**
+   * Renders one output. Rejects with EngineError for user-facing failures. A backend that
+   * knows its progress reports it through `onProgress` (optional on both sides).
+   */
+  render(
+    request: RenderRequest,
+    signal?: AbortSignal,
+    onProgress?: (progress: RenderProgress) => void,
+  ): Promise<RenderResult>;
 }

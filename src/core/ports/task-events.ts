@@ -1,3 +1,5 @@
+import type { RenderProgress } from "./renderer";
+
 /**
  * Task change notifications, for server-sent events and the task-status cache. In-process
  * by default; Redis pub/sub when several processes serve (scale-out).
@@ -9,6 +11,8 @@ export interface TaskEvent {
   imageUrl: string | null;
   failedReason: string | null;
   failedCode: string | null;
+  /** While running, where the backend reports it (steps done, queue position). */
+  progress?: RenderProgress | null;
 }
 
 export type TaskEventListener = (event: TaskEvent) => void;

@@ -198,7 +198,13 @@ export function EffectWorkspace({
         {gen.pending.length > 0 || gen.results.length > 0 ? (
           <div className="grid gap-4 sm:grid-cols-2" data-testid="results-grid">
             {gen.pending.map((p, i) => (
-              <PendingCard key={p.taskId} index={i} startedAt={p.startedAt} />
+              <PendingCard
+                key={p.taskId}
+                index={i}
+                startedAt={p.startedAt}
+                progress={p.progress}
+                progressAt={p.progressAt}
+              />
             ))}
             {gen.results.map((r, i) => (
               <ResultCard

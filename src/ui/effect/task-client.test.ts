@@ -126,4 +126,39 @@ describe("task client: following a task", () => {
     expect(await fallback).toEqual({ kind: "success", imageUrl: "/x" });
     expect(calls).toHaveLength(1);
   });
+
+  it("reads a pending answer's progress and reports it while polling", async () => {
+    expect(readTaskAnswer({ code: 0, progress: { value: 3, max: 8 }, etaSeconds: 12.4 })).toEqual({
+      kind: "pending",
+      progress: { value: 3, max: 8, etaSeconds: 12 },
+    });
+    expect(readTaskAnswer({ code: 0, progress: { value: 0, max: 1, queuePosition: 2 } })).toEqual({
+      kind: "pending",
+      progress: { value: 0, max: 1, queuePosition: 2 },
+    });
+    // Nonsense is ignored rather than shown.
+    expect(readTaskAnswer({ code: 0, progress: { value: 9, max: 4 }, etaSeconds: -3 })).toEqual({
+      kind: "pending",
+    });
+
+    const answers = [
+      { code: 0, progress: { value: 1, max: 4 } },
+      { code: 0, progress: { value: 3, max: 4 }, etaSeconds: 2 },
+      { code: 1, data: { imageUrl: "/x.png" } },
+    ];
+    const seen: unknown[] = [];
+    const f = (async () =>
+      new Response(JSON.stringify(answers.shift()), { status: 200 })) as unknown as typeof fetch;
+    const state = await followTask("t1", {
+      base: "/b",
+      fetch: f,
+      intervalMs: 1,
+      onProgress: (p) => seen.push(p),
+    });
+    expect(state).toEqual({ kind: "success", imageUrl: "/x.png" });
+    expect(seen).toEqual([
+      { value: 1, max: 4 },
+      { value: 3, max: 4, etaSeconds: 2 },
+    ]);
+  });
 });

@@ -34,8 +34,19 @@ export function extractTaskIds(answer: unknown): string[] {
   return one ? [one] : [];
 }
 
+/** What a pending answer may say about its progress (ours, beyond the spec). */
+export interface TaskProgress {
+  /** Steps done and in all, where the backend tells. */
+  value?: number;
+  max?: number;
+  /** Images ahead of this one in the backend's queue. */
+  queuePosition?: number;
+  /** About how many seconds are left. */
+  etaSeconds?: number;
+}
+
 export type TaskState =
-  | { kind: "pending" }
+  | { kind: "pending"; progress?: TaskProgress }
   | { kind: "success"; imageUrl: string }
   /** `code`: our failedCode when the server sent one, for a translated reason. */
   | { kind: "failed"; reason: string; code?: string };
@@ -59,7 +70,25 @@ export function readTaskAnswer(answer: unknown, messages: ClientMessageTable = C
     const failedCode = str(a.failedCode);
     return failedCode ? { kind: "failed", reason, code: failedCode } : { kind: "failed", reason };
   }
-  return { kind: "pending" };
+  const progress = readProgress(a);
+  return progress ? { kind: "pending", progress } : { kind: "pending" };
+}
+
+const num = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
+
+/** The progress fields of a pending answer, if any are there and sane. */
+function readProgress(a: Json): TaskProgress | undefined {
+  const p = obj(a.progress);
+  const value = num(p.value);
+  const max = num(p.max);
+  const out: TaskProgress = {};
+  if (value !== undefined && max !== undefined && max > 0 && value <= max) Object.assign(out, { value, max });
+  const queuePosition = num(p.queuePosition);
+  if (queuePosition !== undefined) out.queuePosition = Math.round(queuePosition);
+  const eta = num(a.etaSeconds);
+  if (eta !== undefined && eta > 0) out.etaSeconds = Math.round(eta);
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** What a failed submit means for the UI. */
@@ -97,6 +126,8 @@ export interface FollowOptions {
   maxAttempts?: number;
   signal?: AbortSignal;
   messages?: ClientMessageTable;
+  /** Hears each pending answer's progress (steps, queue position, time left). */
+  onProgress?: (progress: TaskProgress) => void;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -136,6 +167,7 @@ function followEvents(
       }
       const state = readTaskAnswer(parsed, messages);
       if (state.kind !== "pending") finish(state);
+      else if (state.progress) opts.onProgress?.(state.progress);
     });
     source.onerror = () => finish(null);
     opts.signal?.addEventListener("abort", () => finish(null));
@@ -167,6 +199,7 @@ export async function followTask(taskId: string, opts: FollowOptions): Promise<T
       if (res.ok) {
         const state = readTaskAnswer(await res.json(), messages);
         if (state.kind !== "pending") return state;
+        if (state.progress) opts.onProgress?.(state.progress);
       } else if (res.status === 404) {
         return { kind: "failed", reason: messages.taskFailed };
       }

@@ -9,6 +9,7 @@ import {
   classifySubmitFailure,
   extractTaskIds,
   followTask,
+  type TaskProgress,
   type ClientMessageTable,
   type TaskState,
 } from "./task-client";
@@ -25,6 +26,9 @@ export interface UploadAsset {
 export interface PendingImage {
   taskId: string;
   startedAt: number;
+  /** The server's last word on its progress, and when it came (to count the time left down). */
+  progress?: TaskProgress;
+  progressAt?: number;
 }
 
 export interface ResultImage {
@@ -279,6 +283,10 @@ export function useGeneration(effect: ClientEffect) {
             base: API_BASE,
             eventSource: typeof EventSource === "undefined" ? undefined : (u) => new EventSource(u),
             messages,
+            onProgress: (progress) =>
+              setPending((p) =>
+                p.map((x) => (x.taskId === taskId ? { ...x, progress, progressAt: Date.now() } : x)),
+              ),
           });
           setPending((p) => p.filter((x) => x.taskId !== taskId));
           if (state.kind === "success") {

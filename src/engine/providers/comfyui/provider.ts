@@ -174,7 +174,11 @@ class ComfyUIProvider implements Renderer {
     return Object.hasOwn(PROMPT_TABLE, effectId);
   }
 
-  async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
+  async render(
+    request: RenderRequest,
+    signal?: AbortSignal,
+    onProgress?: (progress: ComfyUIProgress) => void,
+  ): Promise<RenderResult> {
     const prompt = await promptFor(request);
     const loaded = await loadWorkflow(request.effectId, request.images.length, this.opts.workflowsDir).catch(
       (err: unknown) => {
@@ -206,7 +210,7 @@ class ComfyUIProvider implements Renderer {
       }),
     );
     try {
-      const entry = await this.follow(job, request, signal);
+      const entry = await this.follow(job, request, signal, onProgress);
       const ref = pickOutput(entry);
       if (!ref)
         throw new ComfyUIError(REASONS.noImage, false, ProviderCodes.noImage, "no saved image in outputs");
@@ -443,11 +447,17 @@ class ComfyUIProvider implements Renderer {
    * while the socket is open (with a slow /history poll as a safety net); once it is gone,
    * /history is polled every pollMs.
    */
-  private async follow(job: Job, request: RenderRequest, signal?: AbortSignal): Promise<HistoryEntry> {
+  private async follow(
+    job: Job,
+    request: RenderRequest,
+    signal?: AbortSignal,
+    onProgress?: (progress: ComfyUIProgress) => void,
+  ): Promise<HistoryEntry> {
     const ctx: ComfyUIProgressContext = { request, promptId: job.promptId, server: job.base };
     const progress = (p: ComfyUIProgress) => {
       try {
         this.opts.onProgress?.(p, ctx);
+        onProgress?.(p);
       } catch (err) {
         this.opts.log?.("comfyui onProgress threw", { err: String(err) });
       }
@@ -455,7 +465,7 @@ class ComfyUIProvider implements Renderer {
     let started = false;
     let lastQueueCheck = 0;
     const reportPosition = async () => {
-      if (started || !this.opts.onProgress || Date.now() - lastQueueCheck < 1_000) return;
+      if (started || (!this.opts.onProgress && !onProgress) || Date.now() - lastQueueCheck < 1_000) return;
       lastQueueCheck = Date.now();
       try {
         const q = await this.queue(job.base, this.probe, signal);
