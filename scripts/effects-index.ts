@@ -3,7 +3,9 @@
  * under src/engine/effects/ (ADR 009). Nothing else lists effects by hand:
  * - catalogue.ts (browser-safe): every folder's effect.ts;
  * - local.ts (server-only): render.ts and rules.ts where a folder has them;
- * - prompts.ts (server-only): prompt.ts where a folder has it.
+ * - prompts.ts (server-only): the hosted side, prompt.ts and finish.ts where a folder has them
+ *   (finish: checks or post-processes a generative backend's output so the effect's
+ *   measurable promise holds whatever rendered it).
  * `--check` writes nothing and exits 1 when an index is out of date (CI runs it).
  *
  * Identifiers in the generated code come from the id by one rule: `fx_` + the id with
@@ -76,15 +78,27 @@ export function renderIndexes(effectsDir: string): Record<string, string> {
   ];
 
   const prompted = ids.filter((id) => has(id, "prompt.ts"));
+  const finished = ids.filter((id) => has(id, "finish.ts"));
   const prompts = [
-    HEADER("Server-only: the hosted prompt of each effect that has one (its prompt.ts)."),
+    HEADER("Server-only: the hosted side of each effect (its prompt.ts, and finish.ts where it has one)."),
     `import type { EffectPrompt } from "../shared/prompt-kit";`,
+    ...(finished.length ? [`import type { HostedFinish } from "../shared/effect-module";`] : []),
     ...prompted.map((id) => `import { prompt as ${identifierFor(id)}_prompt } from "./${id}/prompt";`),
+    ...finished.map((id) => `import { finish as ${identifierFor(id)}_finish } from "./${id}/finish";`),
     ``,
     `/** The prompt table, by catalogue id. */`,
     `export const EFFECT_PROMPTS: Readonly<Record<string, EffectPrompt>> = {`,
     ...prompted.map((id) => `  ${q(id)}: ${identifierFor(id)}_prompt,`),
     `};`,
+    ``,
+    `/** What keeps each effect's measurable promise on a generative backend's output, by catalogue id. */`,
+    ...(finished.length
+      ? [
+          `export const EFFECT_FINISHES: Readonly<Record<string, HostedFinish>> = {`,
+          ...finished.map((id) => `  ${q(id)}: ${identifierFor(id)}_finish,`),
+          `};`,
+        ]
+      : [`export const EFFECT_FINISHES: Readonly<Record<string, never>> = {};`]),
     ``,
   ];
   return {

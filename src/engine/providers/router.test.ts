@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
@@ -245,5 +247,45 @@ describe("SpendCap", () => {
     );
     const local = await router.render(request("inverted-face-filter"));
     expect(Buffer.from(local.bytes).equals(png)).toBe(true);
+  });
+
+  it("keeps the effect's promise on a generative output: 16 colours kept, a grid-less 'grid' refused", async () => {
+    const portrait = fs.readFileSync(
+      path.resolve(__dirname, "../../../tests/fixtures/photos/portrait-male-1.jpg"),
+    );
+    const returning: Renderer = {
+      id: "fal",
+      supports: () => true,
+      render: async () => ({
+        bytes: new Uint8Array(portrait),
+        mime: "image/jpeg",
+        width: 1000,
+        height: 1000,
+        provider: "fal",
+        model: "m",
+      }),
+    };
+    const router = new ProviderRouter([returning, fakeProvider("local")], {
+      ...baseConfig,
+      fallback: ["local"],
+    });
+    const sprite = await router.render(request("16-bit-video-game-character"));
+    const { data } = await sharp(Buffer.from(sprite.bytes))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const colours = new Set<number>();
+    for (let i = 0; i < data.length; i += 3)
+      colours.add((data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!);
+    expect(colours.size).toBeLessThanOrEqual(16);
+    // Still marked as AI-generated after the re-encode.
+    expect((await sharp(Buffer.from(sprite.bytes)).metadata()).xmp?.toString()).toContain(
+      "trainedAlgorithmicMedia",
+    );
+
+    const err = await router.render(request("hair-style-generator")).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).code).toBe("providerBadOutput");
+    expect((err as EngineError).reason).toMatch(/3 x 3 grid/);
   });
 });

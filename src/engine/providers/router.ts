@@ -1,5 +1,12 @@
-import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
+import {
+  EngineError,
+  type Renderer,
+  type RenderProgress,
+  type RenderRequest,
+  type RenderResult,
+} from "@/core/ports/renderer";
 import { CircuitBreaker } from "./circuit-breaker";
+import { EFFECT_FINISHES } from "../effects/prompts";
 import { markAiGenerated } from "./provenance";
 import { ProviderCodes, type ProviderCode } from "./codes";
 import { SpendCap } from "./spend-cap";
@@ -106,7 +113,11 @@ export class ProviderRouter implements Renderer {
     return this.breakers.get(id);
   }
 
-  async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
+  async render(
+    request: RenderRequest,
+    signal?: AbortSignal,
+    onProgress?: (progress: RenderProgress) => void,
+  ): Promise<RenderResult> {
     const skipped: Array<{ id: string; why: Skip }> = [];
     for (const id of this.candidates(request.effectId)) {
       const provider = this.providers.get(id)!;
@@ -128,10 +139,14 @@ export class ProviderRouter implements Renderer {
       if (skipped.length)
         this.log("info", "provider fallback", { effectId: request.effectId, to: id, skipped });
       try {
-        const result = await this.renderWithTimeout(provider, request, signal);
+        const result = await this.renderWithTimeout(provider, request, signal, onProgress);
         reservation?.commit();
         breaker?.onSuccess();
-        return id === "local" ? result : await this.markGenerated(result);
+        if (id === "local") return result;
+        // The effect's measurable promise (16 colours, a Letter page, a 3 x 3 grid) is kept
+        // whatever rendered it, or the task fails with a refund; then the provenance marker.
+        const finish = EFFECT_FINISHES[request.effectId];
+        return await this.markGenerated(finish ? await finish(result, request) : result);
       } catch (err) {
         reservation?.release();
         throw this.settleFailure(id, breaker, err, signal);
@@ -160,13 +175,14 @@ export class ProviderRouter implements Renderer {
     provider: Renderer,
     request: RenderRequest,
     signal?: AbortSignal,
+    onProgress?: (progress: RenderProgress) => void,
   ): Promise<RenderResult> {
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(routerError("timeout")), this.config.renderTimeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal;
     try {
       // Race the abort too: a provider that ignores its signal still ends on time.
-      return await Promise.race([provider.render(request, combined), abortPromise(combined)]);
+      return await Promise.race([provider.render(request, combined, onProgress), abortPromise(combined)]);
     } finally {
       clearTimeout(timer);
     }
