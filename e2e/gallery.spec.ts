@@ -27,6 +27,8 @@ test("the example gallery compares before and after, with previous, next and dot
   const gallery = page.locator("section[aria-labelledby=examples-heading]");
   await expect(gallery.getByText("Before", { exact: true })).toBeVisible();
   await expect(gallery.getByText("After", { exact: true })).toBeVisible();
+  // The gallery says which engine made the pairs.
+  await expect(gallery.getByText("Made with photofx's built-in engine, on this server")).toBeVisible();
   const dots = gallery.getByRole("button", { name: /Show example/ });
   await expect(dots).toHaveCount(3);
   await expect(dots.nth(0)).toHaveAttribute("aria-current", "true");

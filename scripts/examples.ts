@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { EFFECTS } from "@/core/catalogue";
-import { LocalProvider } from "@/engine/providers/local/local-provider";
+import { LOCAL_MODEL, LOCAL_PROVIDER_ID, LocalProvider } from "@/engine/providers/local/local-provider";
 import { EngineError } from "@/core/ports/renderer";
 import { effectInputs, renderFixtures } from "./effect-inputs";
 
@@ -27,7 +27,7 @@ async function webp(bytes: Uint8Array, file: string) {
 async function main() {
   const only = process.argv.slice(2);
   const provider = new LocalProvider();
-  const manifest: Record<string, number> = fs.existsSync(MANIFEST)
+  const manifest: Record<string, { pairs: number; engine: string; model: string }> = fs.existsSync(MANIFEST)
     ? JSON.parse(fs.readFileSync(MANIFEST, "utf8"))
     : {};
   for (const effect of EFFECTS) {
@@ -68,7 +68,8 @@ async function main() {
         fs.renameSync(path.join(dir, `${n}-before.webp`), path.join(dir, `${k + 1}-before.webp`));
       }
     });
-    if (made) manifest[effect.id] = made;
+    // Which engine made the pairs: the gallery says so (these are the local engine's).
+    if (made) manifest[effect.id] = { pairs: made, engine: LOCAL_PROVIDER_ID, model: LOCAL_MODEL };
     else delete manifest[effect.id];
   }
   fs.writeFileSync(

@@ -19,6 +19,8 @@ export interface ExamplePair {
   before: string;
   /** Public path of the "after" image. */
   after: string;
+  /** Which engine made it (a provider id: "local", "comfyui", ...), shown under the gallery. */
+  engine?: string;
 }
 
 export interface Effect {

@@ -87,6 +87,14 @@ export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: 
               <span aria-hidden>{rtl ? "←" : "→"}</span>
             </button>
           </div>
+          {pair.engine ? (
+            <p
+              className="mt-2 text-center text-xs text-zinc-600 dark:text-zinc-400"
+              data-testid="example-engine"
+            >
+              {t("madeWith", { engine: engineName(pair.engine, t("engineLocal")) })}
+            </p>
+          ) : null}
         </div>
       ) : (
         <div
@@ -98,4 +106,16 @@ export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: 
       )}
     </section>
   );
+}
+
+/** How the gallery names an engine: brands as they are, ours in the user's language. */
+const ENGINE_NAMES: Record<string, string> = {
+  comfyui: "ComfyUI",
+  fal: "fal.ai",
+  gemini: "Google Gemini",
+  openai: "OpenAI",
+  replicate: "Replicate",
+};
+function engineName(id: string, local: string): string {
+  return id === "local" ? local : (ENGINE_NAMES[id] ?? id);
 }
