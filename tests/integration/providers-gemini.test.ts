@@ -67,7 +67,7 @@ describe("Gemini provider against a fake Gemini API", () => {
 
   it("sends the images inline with the prompt and seed, and stores the image part", async () => {
     const user = await signUp(server);
-    const taskId = await uploadAndSubmit(user, "hair-style-generator");
+    const taskId = await uploadAndSubmit(user, "3d-finger");
     const done = await waitForTask(user, taskId);
     expect(done.body).toMatchObject({ code: 1, failedReason: null });
 
@@ -77,11 +77,11 @@ describe("Gemini provider against a fake Gemini API", () => {
     const parts = call.body.contents![0]!.parts!;
     expect(parts[0]!.inlineData!.mimeType).toMatch(/^image\//);
     expect(Buffer.from(parts[0]!.inlineData!.data, "base64").length).toBeGreaterThan(1000);
-    expect(parts.at(-1)!.text).toContain("3 x 3 grid of nine portraits");
+    expect(parts.at(-1)!.text).toContain("1/7 scale collectible figure");
     expect(call.body.generationConfig).toMatchObject({
       responseModalities: ["IMAGE"],
       candidateCount: 1,
-      imageConfig: { aspectRatio: "1:1" },
+      imageConfig: { aspectRatio: "4:3" },
     });
 
     const list = await user.json<{ images: Array<Record<string, unknown>> }>("/api/images");
@@ -94,6 +94,21 @@ describe("Gemini provider against a fake Gemini API", () => {
     const served = await user.fetch(done.body.data.imageUrl!);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(await ledgerSum(server.services.db, user.id)).toBe(8);
+    // The generative output carries the AI-generated marker in its metadata.
+    const stored = Buffer.from(await served.arrayBuffer());
+    expect(stored.includes(Buffer.from("trainedAlgorithmicMedia"))).toBe(true);
+  });
+
+  it("refunds an output that does not keep the effect's promise (a hair 'grid' that is one picture)", async () => {
+    const user = await signUp(server);
+    const taskId = await uploadAndSubmit(user, "hair-style-generator");
+    const done = await waitForTask(user, taskId);
+    expect(done.body).toMatchObject({ code: 2, failedCode: "providerBadOutput" });
+    expect(done.body.failedReason).toMatch(/3 x 3 grid/);
+    expect(gemini.calls.at(-1)!.body.contents![0]!.parts!.at(-1)!.text).toContain(
+      "3 x 3 grid of nine portraits",
+    );
+    expect(await ledgerSum(server.services.db, user.id)).toBe(10);
   });
 
   it("uses Nano Banana 2 for the v2 route, and quotes the user's mood note as data", async () => {

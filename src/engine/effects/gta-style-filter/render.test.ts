@@ -34,4 +34,49 @@ describe("gta-style-filter (game poster)", () => {
     expect(ink / (out.width * out.height)).toBeGreaterThan(0.02); // bold, visible outlines
     expect(near / ink).toBeGreaterThan(0.8);
   });
+
+  it("draws clean shapes: no ink speckles and no tiny colour islands, even on a stubbly face", async () => {
+    const input = await photo("portrait-male-2.jpg", 800);
+    const out = await raw((await render(request("gta-style-filter", input))).bytes);
+    const { width, height, data } = out;
+    const isInk = (i: number) =>
+      data[i * 3] === INK[0] && data[i * 3 + 1] === INK[1] && data[i * 3 + 2] === INK[2];
+    const keyAt = (i: number) => (data[i * 3]! << 16) | (data[i * 3 + 1]! << 8) | data[i * 3 + 2]!;
+    // Connected pieces of ink (8-connected) and of each flat colour (4-connected), by size.
+    const seen = new Uint8Array(width * height);
+    let inkSpecks = 0;
+    let colourSpecks = 0;
+    for (let start = 0; start < width * height; start++) {
+      if (seen[start]) continue;
+      const ink = isInk(start);
+      const key = keyAt(start);
+      const stack = [start];
+      seen[start] = 1;
+      let size = 0;
+      let touchesInk = false;
+      while (stack.length) {
+        const p = stack.pop()!;
+        size++;
+        const x = p % width;
+        const y = (p - x) / width;
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dx = -1; dx <= 1; dx++) {
+            if ((!ink && dx !== 0 && dy !== 0) || (dx === 0 && dy === 0)) continue;
+            const xx = x + dx;
+            const yy = y + dy;
+            if (xx < 0 || yy < 0 || xx >= width || yy >= height) continue;
+            const q = yy * width + xx;
+            if (!ink && isInk(q)) touchesInk = true;
+            if (seen[q] || isInk(q) !== ink || (!ink && keyAt(q) !== key)) continue;
+            seen[q] = 1;
+            stack.push(q);
+          }
+      }
+      if (ink && size < 30) inkSpecks++;
+      // Slivers between an outline and a border are fine; free-standing dots are not.
+      if (!ink && !touchesInk && size < 20) colourSpecks++;
+    }
+    expect(inkSpecks).toBe(0);
+    expect(colourSpecks).toBeLessThan(5);
+  });
 });
