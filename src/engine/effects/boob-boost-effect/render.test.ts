@@ -63,6 +63,13 @@ describe("boob-boost-effect", () => {
     expect(err.reason).toMatch(/shoulders and chest/);
   }, 60_000);
 
+  it("refuses a mother with children on her shoulders whose faces are turned away (nobody else may be in the photo)", async () => {
+    for (const name of ["old-bw-1-migrant-mother-1936.jpg", "old-toned-1-sepia-migrant-mother.jpg"]) {
+      const err = await refusal(await photo(name));
+      expect(err.code, name).toBe("severalPeople");
+    }
+  }, 60_000);
+
   it("requires the confirmation that the person is an adult who consented", async () => {
     const err = await render(request("boob-boost-effect", await photo("portrait-female-3-nasa.png"))).catch(
       (e: unknown) => e,

@@ -1,6 +1,6 @@
 import { firstImage, type RawImage } from "../../shared/image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
-import { detectBodies, detectFaces, type Face } from "../../vision/human";
+import { detectBodies, detectFaces, personMatte, type Face } from "../../vision/human";
 import { minorSignals, shoulders } from "../../vision/minor-signal";
 import { decodePortrait, noFaceError, requireOneFace } from "../../shared/face-rules";
 
@@ -30,6 +30,33 @@ export function minorError(): EngineError {
   );
 }
 
+function severalPeopleError(): EngineError {
+  return new EngineError(
+    "This photo seems to show more than one person. This effect only edits photos of one adult alone.",
+    false,
+    "severalPeople",
+  );
+}
+
+/**
+ * Half a face width below the eyes, one person's matte is about their head's width (0.9 to
+ * 1.8 face widths on adult portraits, long hair included). Wider means someone else is
+ * beside the head: a child on the shoulders, a partner, a hand. People whose faces the
+ * detector cannot see (turned away) are caught this way.
+ */
+const MAX_MATTE_WIDTH_BELOW_EYES = 2.3;
+
+async function aloneInFrame(src: RawImage, face: Face, faceWidth: number): Promise<boolean> {
+  const matte = await personMatte(src);
+  const scale = matte.width / src.width;
+  const eyes = (face.mesh[159]![1] + face.mesh[386]![1]) / 2;
+  const y = Math.round((eyes + faceWidth * 0.5) * scale);
+  if (y < 0 || y >= matte.height) return true;
+  let covered = 0;
+  for (let x = 0; x < matte.width; x++) if (matte.alpha[y * matte.width + x]! > 128) covered++;
+  return covered / scale <= faceWidth * MAX_MATTE_WIDTH_BELOW_EYES;
+}
+
 function noUpperBodyError(): EngineError {
   return new EngineError(
     "The upper body could not be located reliably. Please upload a photo of one adult facing the camera, showing the shoulders and chest.",
@@ -41,8 +68,8 @@ function noUpperBodyError(): EngineError {
 /**
  * Bust enhancement input rules, in this order: the confirmation that the person is an
  * adult who consented; a face; no face that may be a minor's (any face in the photo);
- * exactly one person; shoulders found with confidence, a plausible width for the face,
- * and the chest inside the frame. Run before charging and as the render's first step.
+ * exactly one face; shoulders found with confidence, a plausible width for the face,
+ * nobody else beside the head (the person matte), and the chest inside the frame. Run before charging and as the render's first step.
  */
 export async function inspect(
   req: RenderRequest,
@@ -76,6 +103,7 @@ export async function inspect(
     Math.min(sh.left[1], sh.right[1]) < chin - faceWidth * 0.3
   )
     throw noUpperBodyError();
+  if (!(await aloneInFrame(src, face, faceWidth))) throw severalPeopleError();
   const along: [number, number] = [sx / width, sy / width];
   // Perpendicular to the shoulder line, pointing down the image.
   let down: [number, number] = [-along[1], along[0]];

@@ -3,6 +3,7 @@ import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
 import { photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
+import { check } from "./rules";
 
 const mean = (img: Raw, x0: number, y0: number, x1: number, y1: number) => {
   const acc = [0, 0, 0];
@@ -96,5 +97,21 @@ describe("hug-my-younger-self", () => {
     expect(err).toBeInstanceOf(EngineError);
     expect((err as EngineError).code).toBe("noFace");
     expect((err as EngineError).reason).toMatch(/second photo/);
+  }, 60_000);
+
+  it("refuses, before charging, a childhood photo with several faces (the group would be pasted into the hug)", async () => {
+    const adult = await photo("portrait-male-1.jpg", 400);
+    const group = await photo("child-1-three-children-1860s.jpg", 800);
+    const err = await check(
+      request("hug-my-younger-self", adult, {
+        images: [
+          { bytes: adult, mime: "image/png" },
+          { bytes: group, mime: "image/png" },
+        ],
+      }),
+    ).catch((e) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).code).toBe("severalFaces");
+    expect((err as EngineError).reason).toMatch(/^The second photo/);
   }, 60_000);
 });

@@ -16,12 +16,19 @@ async function person(bytes: Uint8Array, which: string): Promise<Person> {
   const { faces } = await detectFaces(image);
   if (!faces[0])
     throw new EngineError(`No face was found in ${which}. Please upload a clear portrait.`, false, "noFace");
+  // A group photo would paste the whole group into the hug: each photo shows one person.
+  if (faces.length > 1)
+    throw new EngineError(
+      `${which[0]!.toUpperCase()}${which.slice(1)} shows several faces. Please upload a photo of just you.`,
+      false,
+      "severalFaces",
+    );
   return { image, face: faces[0] };
 }
 
 /**
- * Hug input rules: exactly two photos, today's first, the childhood one second, each with a
- * face. Run before charging and as the render's first step.
+ * Hug input rules: exactly two photos, today's first, the childhood one second, each with
+ * exactly one face (a group photo is refused: the hug would paste the whole group). Run before charging and as the render's first step.
  */
 export async function inspect(req: RenderRequest): Promise<{ adult: Person; child: Person }> {
   const [today, then] = req.images;
