@@ -6,7 +6,7 @@ import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
  * Game-poster illustration: clean flat cel-shaded regions and deliberate dark outlines.
- * 1. Edge-preserving smoothing (three bilateral passes, OpenCV) at half size wipes skin
+ * 1. Edge-preserving smoothing (two bilateral passes, OpenCV) at reduced size wipes skin
  *    texture, stubble and noise while keeping the forms; a saturated, contrasty grade.
  * 2. libimagequant reduces it to a few flat colours without dithering.
  * 3. Speckles are merged away: every flat region smaller than a small share of the picture
@@ -15,7 +15,7 @@ import type { RenderRequest } from "@/core/ports/renderer";
  *    smoothed picture's strongest long edges (short fragments dropped), about 3 px wide.
  */
 const WORK_SIDE = 1280;
-const SMOOTH_SIDE = 640;
+const SMOOTH_SIDE = 560;
 export const POSTER_COLOURS = 16;
 /** Outline ink: a very dark blue-black, as poster art inks. */
 export const INK: readonly [number, number, number] = [18, 16, 28];
@@ -34,7 +34,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const flat = await sharp(smooth, { raw: { width, height, channels: 3 } })
     .modulate({ saturation: 1.45, brightness: 1.03 })
     .linear(1.15, -15)
-    .png({ palette: true, colours: POSTER_COLOURS, dither: 0, effort: 7 })
+    .png({ palette: true, colours: POSTER_COLOURS, dither: 0, effort: 2 })
     .toBuffer();
   const cel = await sharp(flat).removeAlpha().raw().toBuffer();
   mergeSpeckles(cel, width, height, Math.max(24, Math.round(width * height * MIN_REGION_SHARE)));
@@ -64,14 +64,13 @@ async function smoothForms(src: RawImage): Promise<Buffer> {
   let a = cv.matFromArray(sh, sw, cv.CV_8UC3, small);
   let b = new cv.Mat();
   try {
-    for (let pass = 0; pass < 3; pass++) {
+    for (let pass = 0; pass < 2; pass++) {
       cv.bilateralFilter(a, b, 9, 45, 7, cv.BORDER_DEFAULT);
       [a, b] = [b, a];
     }
     const out = Buffer.from(a.data as Uint8Array);
     return await sharp(out, { raw: { width: sw, height: sh, channels: 3 } })
       .resize(width, height, { fit: "fill", kernel: "cubic" })
-      .median(3)
       .raw()
       .toBuffer();
   } finally {
@@ -85,53 +84,56 @@ export function mergeSpeckles(rgb: Buffer, width: number, height: number, minAre
   const n = width * height;
   const key = new Int32Array(n);
   for (let i = 0; i < n; i++) key[i] = (rgb[i * 3]! << 16) | (rgb[i * 3 + 1]! << 8) | rgb[i * 3 + 2]!;
-  const label = new Int32Array(n).fill(-1);
-  const stack = new Int32Array(n);
-  const members: number[] = [];
+  const seen = new Uint8Array(n);
+  // One region at a time, breadth first: queue[0..tail) are its pixels once it is done.
+  const queue = new Int32Array(n);
+  const votes = new Map<number, number>();
   for (let start = 0; start < n; start++) {
-    if (label[start] !== -1) continue;
-    // Flood one region (4-connected), remembering its pixels.
-    let top = 0;
-    stack[top++] = start;
-    label[start] = start;
-    members.length = 0;
+    if (seen[start]) continue;
     const k = key[start]!;
-    while (top) {
-      const p = stack[--top]!;
-      members.push(p);
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = start;
+    seen[start] = 1;
+    while (head < tail) {
+      const p = queue[head++]!;
       const x = p % width;
-      const y = (p - x) / width;
-      const visit = (q: number) => {
-        if (label[q] === -1 && key[q] === k) {
-          label[q] = start;
-          stack[top++] = q;
-        }
-      };
-      if (x > 0) visit(p - 1);
-      if (x < width - 1) visit(p + 1);
-      if (y > 0) visit(p - width);
-      if (y < height - 1) visit(p + width);
-    }
-    if (members.length >= minArea) continue;
-    // A speckle: the colour it borders most.
-    const votes = new Map<number, number>();
-    for (const p of members) {
-      const x = p % width;
-      const y = (p - x) / width;
-      for (const q of [
-        x > 0 ? p - 1 : -1,
-        x < width - 1 ? p + 1 : -1,
-        y > 0 ? p - width : -1,
-        y < height - 1 ? p + width : -1,
-      ]) {
-        if (q >= 0 && key[q] !== k) votes.set(key[q]!, (votes.get(key[q]!) ?? 0) + 1);
+      if (x > 0 && !seen[p - 1] && key[p - 1] === k) {
+        seen[p - 1] = 1;
+        queue[tail++] = p - 1;
       }
+      if (x < width - 1 && !seen[p + 1] && key[p + 1] === k) {
+        seen[p + 1] = 1;
+        queue[tail++] = p + 1;
+      }
+      if (p >= width && !seen[p - width] && key[p - width] === k) {
+        seen[p - width] = 1;
+        queue[tail++] = p - width;
+      }
+      if (p + width < n && !seen[p + width] && key[p + width] === k) {
+        seen[p + width] = 1;
+        queue[tail++] = p + width;
+      }
+    }
+    if (tail >= minArea) continue;
+    // A speckle: the colour it borders most.
+    votes.clear();
+    for (let m = 0; m < tail; m++) {
+      const p = queue[m]!;
+      const x = p % width;
+      if (x > 0 && key[p - 1] !== k) votes.set(key[p - 1]!, (votes.get(key[p - 1]!) ?? 0) + 1);
+      if (x < width - 1 && key[p + 1] !== k) votes.set(key[p + 1]!, (votes.get(key[p + 1]!) ?? 0) + 1);
+      if (p >= width && key[p - width] !== k)
+        votes.set(key[p - width]!, (votes.get(key[p - width]!) ?? 0) + 1);
+      if (p + width < n && key[p + width] !== k)
+        votes.set(key[p + width]!, (votes.get(key[p + width]!) ?? 0) + 1);
     }
     let best = k;
     let most = 0;
     for (const [c, v] of votes) if (v > most) [best, most] = [c, v];
     if (best === k) continue;
-    for (const p of members) {
+    for (let m = 0; m < tail; m++) {
+      const p = queue[m]!;
       key[p] = best;
       rgb[p * 3] = (best >> 16) & 255;
       rgb[p * 3 + 1] = (best >> 8) & 255;
@@ -176,17 +178,17 @@ async function outlines(cel: Buffer, smooth: Buffer, width: number, height: numb
 
 /** Removes line fragments (8-connected) with fewer than `minLength` pixels: no ink speckle. */
 function dropShortStrokes(mask: Uint8Array, width: number, height: number, minLength: number): void {
-  const seen = new Uint8Array(mask.length);
-  const stack: number[] = [];
-  const members: number[] = [];
-  for (let start = 0; start < mask.length; start++) {
+  const n = width * height;
+  const seen = new Uint8Array(n);
+  const queue = new Int32Array(n);
+  for (let start = 0; start < n; start++) {
     if (!mask[start] || seen[start]) continue;
-    stack.push(start);
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = start;
     seen[start] = 1;
-    members.length = 0;
-    while (stack.length) {
-      const p = stack.pop()!;
-      members.push(p);
+    while (head < tail) {
+      const p = queue[head++]!;
       const x = p % width;
       const y = (p - x) / width;
       for (let dy = -1; dy <= 1; dy++) {
@@ -198,11 +200,11 @@ function dropShortStrokes(mask: Uint8Array, width: number, height: number, minLe
           const q = yy * width + xx;
           if (mask[q] && !seen[q]) {
             seen[q] = 1;
-            stack.push(q);
+            queue[tail++] = q;
           }
         }
       }
     }
-    if (members.length < minLength) for (const p of members) mask[p] = 0;
+    if (tail < minLength) for (let m = 0; m < tail; m++) mask[queue[m]!] = 0;
   }
 }
