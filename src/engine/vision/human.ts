@@ -153,6 +153,7 @@ async function detectFacesNow(
     const result = await human.detect(tensor, {
       face: { enabled: true, description: { enabled: age, modelPath: "faceres.json" } },
       body: { enabled: false },
+      object: { enabled: false },
       segmentation: { enabled: false },
     });
     const faces: Face[] = (result.face ?? []).map((f: any) => ({
@@ -171,6 +172,57 @@ async function detectFacesNow(
   } finally {
     tensor.dispose();
   }
+}
+
+/** A detected object (COCO classes: "cat", "dog", "cup", "person"...), box in image pixels. */
+export interface DetectedObject {
+  label: string;
+  score: number;
+  box: [number, number, number, number];
+}
+
+/**
+ * Objects in an image (CenterNet through Human), most confident first: what the subject is
+ * when a photo has no face (a pet, an object).
+ */
+export function detectObjects(image: Uint8Array | RgbPixels, minScore = 0.25): Promise<DetectedObject[]> {
+  return exclusive(async () => {
+    const human = await vision();
+    const { tensor, width, height } = await toTensor(human, image);
+    try {
+      const result = await human.detect(tensor, {
+        face: { enabled: false },
+        body: { enabled: false },
+        segmentation: { enabled: false },
+        object: {
+          enabled: true,
+          modelPath: "centernet.json",
+          minConfidence: minScore,
+          maxDetected: 10,
+          skipFrames: 0,
+        },
+      });
+      // Only this call looks for objects (Human merges each call's settings into its own).
+      human.config.object.enabled = false;
+      return (result.object ?? [])
+        .map((o: any) => {
+          const [x, y, w, h] = o.box as [number, number, number, number];
+          const x0 = Math.max(0, x);
+          const y0 = Math.max(0, y);
+          const box: [number, number, number, number] = [
+            x0,
+            y0,
+            Math.min(width, x + w) - x0,
+            Math.min(height, y + h) - y0,
+          ];
+          return { label: String(o.label), score: Number(o.score), box };
+        })
+        .filter((o: DetectedObject) => o.box[2] > 0 && o.box[3] > 0)
+        .sort((a: DetectedObject, b: DetectedObject) => b.score - a.score);
+    } finally {
+      tensor.dispose();
+    }
+  });
 }
 
 /**

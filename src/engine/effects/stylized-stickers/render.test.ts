@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
+import { check } from "./rules";
 
 const px = (img: Raw, x: number, y: number) => {
   const i = (y * img.width + x) * 3;
@@ -13,47 +14,102 @@ const isDark = (img: Raw, x: number, y: number) => {
   return 0.299 * r + 0.587 * g + 0.114 * b < 120;
 };
 
+/**
+ * One subject cut out on paper: the dark-or-coloured pixels form one piece (at least 90 %
+ * of them connected) that stays clear of the edges by a white margin.
+ */
+function expectCutOut(out: Raw, name: string): void {
+  const { width: w, height: h } = out;
+  const lum = (i: number) =>
+    0.299 * out.data[i * 3]! + 0.587 * out.data[i * 3 + 1]! + 0.114 * out.data[i * 3 + 2]!;
+  const ink = new Uint8Array(w * h);
+  let total = 0;
+  for (let i = 0; i < w * h; i++) {
+    if (lum(i) < 200) {
+      ink[i] = 1;
+      total++;
+    }
+  }
+  expect(total / (w * h), `${name}: a subject`).toBeGreaterThan(0.1);
+  const seen = new Uint8Array(w * h);
+  let largest = 0;
+  let [x0, y0, x1, y1] = [w, h, 0, 0];
+  for (let start = 0; start < w * h; start++) {
+    if (!ink[start] || seen[start]) continue;
+    const stack = [start];
+    seen[start] = 1;
+    let size = 0;
+    while (stack.length) {
+      const p = stack.pop()!;
+      size++;
+      const x = p % w;
+      const y = (p - x) / w;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w])
+        if (q >= 0 && q < w * h && ink[q] && !seen[q]) {
+          seen[q] = 1;
+          stack.push(q);
+        }
+    }
+    largest = Math.max(largest, size);
+  }
+  expect(largest / total, `${name}: one piece`).toBeGreaterThan(0.9);
+  const margin = Math.round(Math.max(w, h) * 0.02);
+  expect(Math.min(x0, y0, w - 1 - x1, h - 1 - y1), `${name}: white margin`).toBeGreaterThanOrEqual(margin);
+  for (const [x, y] of [
+    [2, 2],
+    [w - 3, 2],
+    [2, h - 3],
+    [w - 3, h - 3],
+  ] as const)
+    expect(isWhite(out, x, y)).toBe(true);
+}
+
+/** A die-cut sticker: white paper corners and a closed white ring round the subject, on 72 rays. */
+function expectSticker(out: Raw, maxShare = 0.08): void {
+  const { width: w, height: h } = out;
+  expect(Math.max(w, h)).toBeLessThanOrEqual(2048);
+  // White paper in all four corners.
+  for (const [x, y] of [
+    [2, 2],
+    [w - 3, 2],
+    [2, h - 3],
+    [w - 3, h - 3],
+  ] as const)
+    expect(isWhite(out, x, y)).toBe(true);
+
+  // The outline ring, all the way round: walking from the edge towards the centre, the
+  // first pixel of the subject (its dark contour) has a white band of at least `minBand`
+  // pixels outside it, and that band ends at the sticker's grey die-cut edge or its shadow
+  // within `maxBand` pixels (a band, not the open paper).
+  const minBand = Math.round(Math.max(w, h) * 0.02);
+  const maxBand = Math.round(Math.max(w, h) * maxShare);
+  for (let k = 0; k < 72; k++) {
+    const angle = (k / 72) * 2 * Math.PI;
+    const reach = Math.hypot(w, h) / 2;
+    const at = (r: number) => {
+      const x = Math.round(w / 2 + r * Math.cos(angle));
+      const y = Math.round(h / 2 + r * Math.sin(angle));
+      return x >= 0 && y >= 0 && x < w && y < h ? ([x, y] as const) : null;
+    };
+    let r = reach;
+    while (r > 0 && (!at(r) || !isDark(out, ...at(r)!))) r--;
+    expect(r, `ray ${k} finds the subject`).toBeGreaterThan(0);
+    // Step over the contour's anti-aliased fringe, then measure the white run.
+    let band = 0;
+    let s = r + 1;
+    while (s < r + 4 && at(s) && !isWhite(out, ...at(s)!)) s++;
+    while (at(s + band) && isWhite(out, ...at(s + band)!)) band++;
+    expect(band, `ray ${k} white band`).toBeGreaterThanOrEqual(minBand);
+    expect(band, `ray ${k} band closes`).toBeLessThanOrEqual(maxBand);
+  }
+}
+
 describe("stylized-stickers", () => {
   it("cuts the person out onto white with a thick white outline ring and flat colours", async () => {
     const input = await photo("portrait-female-1.jpg", 700);
     const out = await raw((await render(request("stylized-stickers", input))).bytes);
-    const { width: w, height: h } = out;
-    expect(Math.max(w, h)).toBeLessThanOrEqual(2048);
-    // White paper in all four corners.
-    for (const [x, y] of [
-      [2, 2],
-      [w - 3, 2],
-      [2, h - 3],
-      [w - 3, h - 3],
-    ] as const)
-      expect(isWhite(out, x, y)).toBe(true);
-
-    // The outline ring, all the way round: walking from the edge towards the centre, the
-    // first pixel of the subject (its dark contour) has a white band of at least `minBand`
-    // pixels outside it, and that band ends at the sticker's grey die-cut edge or its shadow
-    // within `maxBand` pixels (a band, not the open paper).
-    const minBand = Math.round(Math.max(w, h) * 0.02);
-    const maxBand = Math.round(Math.max(w, h) * 0.08);
-    for (let k = 0; k < 72; k++) {
-      const angle = (k / 72) * 2 * Math.PI;
-      const reach = Math.hypot(w, h) / 2;
-      const at = (r: number) => {
-        const x = Math.round(w / 2 + r * Math.cos(angle));
-        const y = Math.round(h / 2 + r * Math.sin(angle));
-        return x >= 0 && y >= 0 && x < w && y < h ? ([x, y] as const) : null;
-      };
-      let r = reach;
-      while (r > 0 && (!at(r) || !isDark(out, ...at(r)!))) r--;
-      expect(r, `ray ${k} finds the subject`).toBeGreaterThan(0);
-      // Step over the contour's anti-aliased fringe, then measure the white run.
-      let band = 0;
-      let s = r + 1;
-      while (s < r + 4 && at(s) && !isWhite(out, ...at(s)!)) s++;
-      while (at(s + band) && isWhite(out, ...at(s + band)!)) band++;
-      expect(band, `ray ${k} white band`).toBeGreaterThanOrEqual(minBand);
-      expect(band, `ray ${k} band closes`).toBeLessThanOrEqual(maxBand);
-    }
-
+    expectSticker(out);
     // Flattened colours: far fewer distinct colours than the photo.
     expect(distinctColors(out)).toBeLessThan(distinctColors(await raw(input)) / 50);
   }, 60_000);
@@ -65,12 +121,20 @@ describe("stylized-stickers", () => {
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
   }, 60_000);
 
-  it("refuses a photo without a person, clearly", async () => {
-    const err = await render(
+  it("makes stickers of pets and objects too, as the page promises, at a usable size", async () => {
+    for (const name of ["pet-1-cat.png", "pet-2-raccoon.jpg", "object-coffee.png"]) {
+      const out = await raw((await render(request("stylized-stickers", await photo(name)))).bytes);
+      expect(Math.max(out.width, out.height), name).toBeGreaterThanOrEqual(480);
+      expectCutOut(out, name);
+    }
+  }, 120_000);
+
+  it("refuses, before charging, a photo without a clear subject", async () => {
+    const err = await check(
       request("stylized-stickers", await photo("landscape-1-meadow-cc0.jpg", 500)),
     ).catch((e) => e);
     expect(err).toBeInstanceOf(EngineError);
-    expect((err as EngineError).reason).toMatch(/No face/);
-    expect((err as EngineError).code).toBe("noFace");
+    expect((err as EngineError).reason).toMatch(/No person, pet or object/);
+    expect((err as EngineError).code).toBe("noSubject");
   }, 60_000);
 });

@@ -4,7 +4,8 @@ import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { addBlush } from "../../shared/blush";
 import { cartoonise } from "../../shared/cartoon";
-import { inspect } from "./rules";
+import { cutOutSubject } from "../../shared/subject";
+import { inspect, noSubjectError, WORK_SIDE } from "./rules";
 import {
   bounds,
   distanceOutside,
@@ -17,7 +18,8 @@ import {
 } from "../../shared/mask";
 
 /**
- * Kawaii sticker: the person cut out with the person matte, cartoonised (flat palette
+ * Kawaii sticker: the person cut out with the person matte (a pet or an object: cut out
+ * of its detection box with GrabCut), cartoonised (flat palette
  * colours, soft two-tone shading, thin ink lines, blushing cheeks), a dark contour, a thick
  * white die-cut outline with a faint grey edge, and a light drop shadow, on white.
  */
@@ -32,16 +34,34 @@ const SHADOW_OPACITY = 0.28;
 const NO_FACE = "No face was found in this photo. Please upload a clear portrait.";
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, faces } = await inspect(req);
+  const inspected = await inspect(req);
+  const { faces, subject: thing } = inspected;
+  // A small photo of a pet or an object is enlarged first, so the sticker is not a thumbnail.
+  const grow = faces.length ? 1 : WORK_SIDE / Math.max(inspected.src.width, inspected.src.height);
+  const src = grow > 1 ? await enlarge(inspected.src, grow) : inspected.src;
   const { width, height } = src;
-  const matte = await personMatte(src);
-
-  // The subject: the matte's parts that hold a detected face, rounded and without holes.
-  const centres = faces.map((f): [number, number] => [f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2]);
-  const person = keepComponents(threshold(matte.alpha, width, height), centres);
-  const subject = fillHoles(await smooth(person, Math.max(width, height) * 0.005));
+  let subject: Mask;
+  if (faces.length) {
+    // People: the person matte's parts that hold a detected face, rounded and without holes.
+    const matte = await personMatte(src);
+    const centres = faces.map((f): [number, number] => [f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2]);
+    const person = keepComponents(threshold(matte.alpha, width, height), centres);
+    subject = fillHoles(await smooth(person, Math.max(width, height) * 0.005));
+  } else {
+    // A pet or an object: cut out of its detection box.
+    const cut = thing
+      ? await cutOutSubject(src, [
+          thing.box[0] * Math.max(1, grow),
+          thing.box[1] * Math.max(1, grow),
+          thing.box[2] * Math.max(1, grow),
+          thing.box[3] * Math.max(1, grow),
+        ])
+      : null;
+    if (!cut) throw noSubjectError();
+    subject = cut;
+  }
   const box = bounds(subject);
-  if (!box) throw new EngineError(NO_FACE, false, "noFace");
+  if (!box) throw faces.length ? new EngineError(NO_FACE, false, "noFace") : noSubjectError();
 
   // Sticker geometry, in proportion to the subject.
   const long = Math.max(box.x1 - box.x0, box.y1 - box.y0);
@@ -65,7 +85,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const cartoon = await cartoonise(crop, cropMask, {
     colours: 10,
     // Flattened at a size where the largest face (its padded box) is still about 170 px wide, so its features survive.
-    workSide: Math.max(440, (long * 170) / faces[0]!.box[2]),
+    workSide: faces[0] ? Math.max(440, (long * 170) / faces[0].box[2]) : 560,
     median: 7,
     ink: INK,
     inkStep: 55,
@@ -130,4 +150,15 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
 
   // At most WORK_SIDE plus two margins (about 1.3 x 1024 px): within the engine's 2048 cap.
   return encodePng({ data: out, width: W, height: H, channels: 3 });
+}
+
+/** The photo enlarged by `factor` (Lanczos), as raw RGB. */
+async function enlarge(src: RawImage, factor: number): Promise<RawImage> {
+  const width = Math.round(src.width * factor);
+  const height = Math.round(src.height * factor);
+  const data = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
+    .resize(width, height, { fit: "fill", kernel: "lanczos3" })
+    .raw()
+    .toBuffer();
+  return { data, width, height, channels: 3 };
 }
