@@ -61,3 +61,32 @@ export function decodeDataUri(uri: string): Uint8Array | undefined {
     ? new Uint8Array(Buffer.from(data, "base64"))
     : new TextEncoder().encode(decodeURIComponent(data));
 }
+
+const TOO_LARGE = "The image service returned an image that is too large.";
+
+/**
+ * Reads a provider's response body, refusing more than `max` bytes (by its declared length
+ * and while streaming), so a huge or endless answer never fills memory.
+ */
+export async function readCapped(res: Response, max: number): Promise<Uint8Array> {
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > max) {
+    await res.body?.cancel().catch(() => undefined);
+    throw new EngineError(TOO_LARGE, true, ProviderCodes.badOutput);
+  }
+  const reader = res.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel();
+      throw new EngineError(TOO_LARGE, true, ProviderCodes.badOutput);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}

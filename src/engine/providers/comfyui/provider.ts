@@ -10,7 +10,7 @@ import {
   unavailableReason,
   type RetryPolicy,
 } from "../http";
-import { inputSize, MAX_OUTPUT_BYTES, readOutputImage } from "../images";
+import { inputSize, MAX_OUTPUT_BYTES, readCapped, readOutputImage } from "../images";
 import { promptFor } from "../prompt-for";
 import { openSocket, type ComfySocket, type SocketMessage } from "./socket";
 import { fillWorkflow, loadWorkflow, outputSize, WorkflowError, type ApiWorkflow } from "./workflow";
@@ -741,27 +741,4 @@ function rejected(error: unknown, nodeErrors: unknown, log?: ComfyUIOptions["log
     ProviderCodes.unavailable,
     detail,
   );
-}
-
-const TOO_LARGE = "The image service returned an image that is too large.";
-
-/** Reads a response body, refusing more than max bytes. */
-async function readCapped(res: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) throw new EngineError(TOO_LARGE, true, ProviderCodes.badOutput);
-  const reader = res.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      throw new EngineError(TOO_LARGE, true, ProviderCodes.badOutput);
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
 }

@@ -10,7 +10,7 @@ import {
   sleep,
   type RetryPolicy,
 } from "../http";
-import { decodeDataUri, MAX_OUTPUT_BYTES, readOutputImage } from "../images";
+import { decodeDataUri, MAX_OUTPUT_BYTES, readCapped, readOutputImage } from "../images";
 import { promptFor } from "../prompt-for";
 import type { FalWebhookHub } from "./fal-webhook";
 
@@ -341,27 +341,4 @@ function errorTypes(body: unknown): string[] {
     }
   }
   return out.map((t) => t.toLowerCase());
-}
-
-const TOO_LARGE = "The image service returned an image that is too large.";
-
-/** Reads a response body, refusing more than max bytes. */
-async function readCapped(res: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) throw new EngineError(TOO_LARGE, true, ProviderCodes.badOutput);
-  const reader = res.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      throw new EngineError(TOO_LARGE, true, ProviderCodes.badOutput);
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
 }

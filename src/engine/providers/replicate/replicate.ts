@@ -2,7 +2,7 @@ import { PROMPT_TABLE, type AspectRatio } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "../codes";
 import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, sleep, type RetryPolicy } from "../http";
-import { decodeDataUri, MAX_OUTPUT_BYTES, readOutputImage } from "../images";
+import { decodeDataUri, MAX_OUTPUT_BYTES, readCapped, readOutputImage } from "../images";
 import { promptFor } from "../prompt-for";
 import { isTerminal, ReplicateWebhookHub, type ReplicatePrediction } from "./replicate-webhook";
 
@@ -483,28 +483,4 @@ function raceAbort<T>(p: Promise<T>, signal?: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-/** Reads a response body, refusing more than max bytes. */
-async function readCapped(res: Response, max: number): Promise<Uint8Array> {
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  const reader = res.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
 }
