@@ -4,6 +4,7 @@ import { detectFaces } from "../../vision/human";
 import { boxDetail, boxGray } from "../../shared/box-measures";
 import { correlation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
+import { check } from "./rules";
 import { ART, BASE, HEIGHT, WIDTH } from "./scene";
 
 type Box = [number, number, number, number];
@@ -103,12 +104,36 @@ describe("3d-finger", () => {
     expect(Buffer.compare(Buffer.from(a.bytes), Buffer.from(b.bytes))).toBe(0);
   }, 60_000);
 
-  it("refuses a photo without a face, clearly", async () => {
-    const err = await render(request("3d-finger", await photo("landscape-1-meadow-cc0.jpg", 500))).catch(
+  it("makes a figure of a pet or an object as well: something stands on the base and shows in the box", async () => {
+    const input = await photo("pet-2-raccoon.jpg", 800);
+    const result = await render(request("3d-finger", input));
+    expect([result.width, result.height]).toEqual([WIDTH, HEIGHT]);
+    const out = await raw(result.bytes);
+    // Above the base's centre, and in the box's window, the raccoon's grey fur: many pixels
+    // of low saturation and middling lightness, which neither the wall nor the desk has.
+    const furShare = (x0: number, y0: number, x1: number, y1: number) => {
+      let fur = 0;
+      for (let y = y0; y < y1; y++)
+        for (let x = x0; x < x1; x++) {
+          const i = (y * out.width + x) * 3;
+          const [r, g, b] = [out.data[i]!, out.data[i + 1]!, out.data[i + 2]!];
+          const max = Math.max(r, g, b);
+          if (max - Math.min(r, g, b) < 30 && max > 70 && max < 230) fur++;
+        }
+      return fur / ((x1 - x0) * (y1 - y0));
+    };
+    expect(furShare(BASE.cx - 120, BASE.cy - 220, BASE.cx + 120, BASE.cy - 20)).toBeGreaterThan(0.3);
+    expect(
+      furShare(ART.x + 60, ART.y + 100, ART.x + ART.width - 60, ART.y + ART.height - 100),
+    ).toBeGreaterThan(0.2);
+  }, 60_000);
+
+  it("refuses, before charging, a photo without a clear subject", async () => {
+    const err = await check(request("3d-finger", await photo("landscape-1-meadow-cc0.jpg", 500))).catch(
       (e) => e,
     );
     expect(err).toBeInstanceOf(EngineError);
-    expect((err as EngineError).code).toBe("noFace");
-    expect((err as EngineError).reason).toMatch(/No face/);
+    expect((err as EngineError).code).toBe("noSubject");
+    expect((err as EngineError).reason).toMatch(/No person, pet or object/);
   }, 60_000);
 });

@@ -6,14 +6,16 @@ import type { RenderRequest } from "@/core/ports/renderer";
 import { noFaceError } from "../../shared/face-rules";
 import { CLAY, clayShade } from "../../shared/clay/clay";
 import { bounds, threshold } from "../../shared/mask";
-import { inspect } from "./rules";
+import { cutOutSubject } from "../../shared/subject";
+import { inspect, noSubjectError } from "./rules";
 import { ART, BASE, backdrop, FIGURE_SLOT, HEIGHT, PALETTES, WIDTH, windowSheenSvg } from "./scene";
 
 /**
  * 3D figure ("1/7 scale collectible"): the person is cut out with the person matte, given a
  * smooth painted-plastic finish (flattened colours, glossy highlights), and stood on a
  * glossy black display base on a wooden desk, in front of its retail box, whose window
- * shows the same figure printed as artwork. Refuses a photo without a face.
+ * shows the same figure printed as artwork. A pet or an object (no face) is cut out of its
+ * detection box with GrabCut; a photo with no clear subject is refused before charging.
  */
 
 /** The figure needs a person in the matte; less than this share of the photo is not one. */
@@ -22,13 +24,22 @@ const MIN_PERSON_SHARE = 0.01;
 const SINK = 0.55;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, face } = await inspect(req);
-  const matte = await personMatte(src);
-
-  // The person's bounding box in the matte (ends exclusive).
+  const { src, face, subject } = await inspect(req);
   const { width, height } = src;
+  let matte: { alpha: Buffer };
+  if (face) {
+    matte = await personMatte(src);
+  } else {
+    // A pet or an object: cut out of its detection box.
+    const cut = subject ? await cutOutSubject(src, subject.box) : null;
+    if (!cut) throw noSubjectError();
+    matte = { alpha: Buffer.from(cut.data.map((v) => (v ? 255 : 0))) };
+  }
+
+  // The subject's bounding box in the matte (ends exclusive).
   const person = bounds(threshold(matte.alpha, width, height));
-  if (!person || person.area < width * height * MIN_PERSON_SHARE) throw noFaceError();
+  if (!person || person.area < width * height * MIN_PERSON_SHARE)
+    throw face ? noFaceError() : noSubjectError();
   const { x0, y0, x1, y1 } = person;
 
   // Cut-out at figure size: RGB and matte together, then shaded as painted plastic.
@@ -57,7 +68,8 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     rgb[i * 3 + 2] = cut[i * 4 + 2]!;
     alpha[i] = cut[i * 4 + 3]!;
   }
-  const faceW = face.box[2] * scale;
+  // Shading scales follow the face; without one, a third of the subject's width stands in.
+  const faceW = (face ? face.box[2] : boxW / 3) * scale;
   const shaded = clayShade(rgb, alpha, fw, fh, {
     ...CLAY,
     smoothSpace: faceW * 0.14,
