@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ledgerSum } from "@/core/credits";
+import { startReplicateFake, type ReplicateFake } from "./fakes/replicate-fake";
+import {
+  fixture,
+  signUp,
+  startTestServer,
+  submit,
+  waitForTask,
+  type TestServer,
+  type TestUser,
+} from "./harness";
+
+/**
+ * The whole flow through Replicate's predictions API, faked locally: create with
+ * `Prefer: wait`, poll, fetch the output at once; webhook mode through the real route
+ * POST /api/providers/replicate/webhook, where a forged delivery is refused with 401 and the
+ * task still finishes by polling; a failed prediction is refunded.
+ */
+
+const TOKEN = "r8_test_token";
+
+async function uploadAndSubmit(user: TestUser, effectId: string): Promise<string> {
+  const up = await user.upload(fixture("portrait-female-1.jpg"), "p.jpg", "image/jpeg");
+  const res = await submit(user, { image_urls: [up.body.url!], imageType: `nano-banana-lora-${effectId}` });
+  expect(res.status).toBe(200);
+  return res.body.data!.taskIds[0]!;
+}
+
+describe("Replicate provider through the API", () => {
+  let replicate: ReplicateFake;
+  let server: TestServer;
+  beforeAll(async () => {
+    replicate = await startReplicateFake({ token: TOKEN });
+    server = await startTestServer({
+      env: {
+        ENGINE: "replicate",
+        REPLICATE_API_TOKEN: TOKEN,
+        REPLICATE_BASE_URL: replicate.url,
+        REPLICATE_WEBHOOK_URL: "https://photos.example/api/providers/replicate/webhook",
+        REPLICATE_WEBHOOK_SECRET: replicate.webhookSecret,
+        ENGINE_RETRY_BASE_MS: "20",
+        ENGINE_BREAKER_THRESHOLD: "1000",
+      },
+    });
+    // Deliveries go to this server's real route (the public URL above stands for it).
+    replicate.webhookTarget = `${server.url}/api/providers/replicate/webhook`;
+  });
+  afterAll(async () => {
+    await server?.close();
+    await replicate?.close();
+  });
+
+  it("creates a prediction with the effect's prompt, finishes from a signed webhook, stores the image, charges once", async () => {
+    const user = await signUp(server);
+    const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"));
+    expect(done.body).toMatchObject({ code: 1, failedReason: null });
+    const created = replicate.created.at(-1)!;
+    expect(String(created.input.prompt)).toContain("1/7 scale collectible figure");
+    expect(created.webhook).toBe("https://photos.example/api/providers/replicate/webhook");
+    expect(replicate.requests.some((r) => r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    // The signed delivery reached the generic route and was accepted.
+    expect(replicate.webhookAnswers).toContain(200);
+    const list = await user.json<{ images: Array<Record<string, unknown>> }>("/api/images");
+    expect(list.body.images[0]).toMatchObject({ provider: "replicate", model: "qwen/qwen-image-edit-plus" });
+    expect(await ledgerSum(server.services.db, user.id)).toBe(8);
+  });
+
+  it("refuses a forged webhook with 401; the task still finishes by polling", async () => {
+    const user = await signUp(server);
+    const answers = replicate.webhookAnswers.length;
+    replicate.forgeWebhooks = true;
+    try {
+      const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"), 60_000);
+      expect(done.body.code).toBe(1);
+    } finally {
+      replicate.forgeWebhooks = false;
+    }
+    expect(replicate.webhookAnswers.slice(answers)).toContain(401);
+    expect(await ledgerSum(server.services.db, user.id)).toBe(8);
+  }, 90_000);
+
+  it("fails a failed prediction with a refund", async () => {
+    const user = await signUp(server);
+    replicate.mode = "fail";
+    try {
+      const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"));
+      expect(done.body.code).toBe(2);
+      expect(done.body.failedReason).toMatch(/refunded/);
+    } finally {
+      replicate.mode = "ok";
+    }
+    expect(await ledgerSum(server.services.db, user.id)).toBe(10);
+  });
+});
