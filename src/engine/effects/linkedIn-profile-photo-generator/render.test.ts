@@ -4,6 +4,7 @@ import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
 import { photo, raw, request } from "../../shared/test-utils";
 import { requireFrontal } from "../../shared/face-rules";
+import { brightRunWidth, largestDarkBlob, lumaAt } from "../../shared/portrait/measure";
 import { BACKGROUND, OUTPUT, render } from "./render";
 
 const refusal = async (bytes: Buffer) => {
@@ -13,25 +14,59 @@ const refusal = async (bytes: Buffer) => {
 };
 
 describe("linkedIn-profile-photo-generator", () => {
-  it("crops a square headshot with the face at about 60 % of the frame height on a solid background", async () => {
-    const out = await render(request("linkedIn-profile-photo-generator", await photo("portrait-male-2.jpg")));
-    expect([out.width, out.height]).toEqual([OUTPUT, OUTPUT]);
-    const { faces } = await detectFaces(out.bytes);
-    expect(faces).toHaveLength(1);
-    const share = faces[0]!.box[3] / OUTPUT;
-    expect(share).toBeGreaterThan(0.5);
-    expect(share).toBeLessThan(0.7);
-    // Solid neutral background in the top corners.
-    const img = await raw(out.bytes);
-    for (const x of [5, OUTPUT - 6]) {
-      const i = (5 * OUTPUT + x) * 3;
-      const d =
-        Math.abs(img.data[i]! - BACKGROUND[0]) +
-        Math.abs(img.data[i + 1]! - BACKGROUND[1]) +
-        Math.abs(img.data[i + 2]! - BACKGROUND[2]);
-      expect(d).toBeLessThan(40);
-    }
-  }, 60_000);
+  // portrait-male-1 (the photo ends at the chest: was a dark bar) and portrait-female-1
+  // (a V-neck: was a skin-coloured hole), 800 px inputs to keep the test quick.
+  for (const name of ["portrait-male-1.jpg", "portrait-female-1.jpg"]) {
+    it(`${name}: face ~60 %, clean backdrop, a blazer with a shirt V and no dark hole in the torso`, async () => {
+      const out = await render(request("linkedIn-profile-photo-generator", await photo(name, 800)));
+      expect([out.width, out.height]).toEqual([OUTPUT, OUTPUT]);
+      const { faces } = await detectFaces(out.bytes);
+      expect(faces).toHaveLength(1);
+      const share = faces[0]!.box[3] / OUTPUT;
+      expect(share).toBeGreaterThan(0.5);
+      expect(share).toBeLessThan(0.72);
+      const img = await raw(out.bytes);
+
+      // Backdrop: the top corners are the neutral grey, and the strips down both sides
+      // (above the shoulders, outside the edge band) are uniform.
+      for (const x of [5, OUTPUT - 6]) {
+        const i = (5 * OUTPUT + x) * 3;
+        const d =
+          Math.abs(img.data[i]! - BACKGROUND[0]) +
+          Math.abs(img.data[i + 1]! - BACKGROUND[1]) +
+          Math.abs(img.data[i + 2]! - BACKGROUND[2]);
+        expect(d).toBeLessThan(40);
+      }
+      const strip: number[] = [];
+      for (let y = 0; y < OUTPUT * 0.45; y += 2)
+        for (const x of [2, 20, 40, OUTPUT - 41, OUTPUT - 21, OUTPUT - 3]) strip.push(lumaAt(img, x, y));
+      expect(Math.max(...strip) - Math.min(...strip)).toBeLessThan(14);
+
+      // Torso (below the chin, between the shoulders): no near-black hole or bar.
+      const [fx, , fw] = faces[0]!.box;
+      const cx = Math.round(fx + fw / 2);
+      const chin = Math.round(Math.max(...faces[0]!.mesh.map((p) => p[1])));
+      const torso = {
+        x0: Math.round(OUTPUT * 0.12),
+        y0: Math.min(OUTPUT - 40, chin + 20),
+        x1: Math.round(OUTPUT * 0.88),
+        y1: OUTPUT,
+      };
+      expect(largestDarkBlob(img, torso, 30)).toBeLessThan(0.01);
+
+      // Attire: near the bottom, shirt-coloured pixels at the centre flanked by darker jacket,
+      // and the shirt's run narrows downwards (a V between the lapels).
+      const yLow = OUTPUT - 6;
+      const yHigh = Math.min(OUTPUT - 30, chin + Math.round((OUTPUT - chin) * 0.55));
+      const shirtLevel = 150;
+      const low = brightRunWidth(img, cx, yLow, shirtLevel);
+      expect(low).toBeGreaterThan(8);
+      expect(lumaAt(img, cx - Math.round(fw * 0.6), yLow)).toBeLessThan(100);
+      expect(lumaAt(img, cx + Math.round(fw * 0.6), yLow)).toBeLessThan(100);
+      const high = brightRunWidth(img, cx, yHigh, shirtLevel);
+      expect(high === 0 || high > low).toBe(true);
+    }, 60_000);
+  }
 
   it("refuses, before charging, a source under 50 px, no face, and several faces", async () => {
     const tiny = await sharp(await photo("portrait-female-1.jpg"))

@@ -3,62 +3,69 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
 import { photo, raw, request, type Raw } from "../../shared/test-utils";
-import { render } from "./render";
+import { largestDarkBlob, lumaAt } from "../../shared/portrait/measure";
+import { HEIGHT, WIDTH, render } from "./render";
 
-const luma = (img: Raw, x: number, y: number) => {
-  const i = (y * img.width + x) * 3;
-  return 0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!;
-};
 const meanLuma = (img: Raw, x0: number, y0: number, x1: number, y1: number) => {
   let t = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) t += luma(img, x, y);
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) t += lumaAt(img, x, y);
   return t / ((x1 - x0) * (y1 - y0));
 };
 
 describe("studio-portrait", () => {
-  it("puts the person on black, darkens the clothing, and lights the face from one side", async () => {
-    const input = await photo("portrait-female-1.jpg", 700);
-    const out = await raw((await render(request("studio-portrait", input))).bytes);
+  it("portrait-female-1: black backdrop, a coherent black tee (no skin hole, no void), side light", async () => {
+    const input = await photo("portrait-female-1.jpg", 800);
+    const bytes = (await render(request("studio-portrait", input))).bytes;
+    const out = await raw(bytes);
+    expect([out.width, out.height]).toEqual([WIDTH, HEIGHT]);
     const src = await raw(await sharp(input).png().toBuffer());
-    // Black background: the top corners.
-    expect(meanLuma(out, 0, 0, 40, 40)).toBeLessThan(12);
-    expect(meanLuma(out, out.width - 40, 0, out.width, 40)).toBeLessThan(12);
+    // Solid black background: the top corners and the sides above the shoulders.
+    expect(meanLuma(out, 0, 0, 40, 40)).toBeLessThan(6);
+    expect(meanLuma(out, WIDTH - 40, 0, WIDTH, 40)).toBeLessThan(6);
     expect(meanLuma(src, 0, 0, 40, 40)).toBeGreaterThan(60);
+    const side: number[] = [];
+    for (let y = 0; y < HEIGHT * 0.4; y += 3)
+      for (const x of [2, 30, WIDTH - 31, WIDTH - 3]) side.push(lumaAt(out, x, y));
+    expect(Math.max(...side)).toBeLessThan(8);
 
-    const { faces } = await detectFaces(input);
+    const { faces } = await detectFaces(bytes);
+    expect(faces).toHaveLength(1);
     const [x, y, w, h] = faces[0]!.box.map(Math.round) as [number, number, number, number];
-    // Side light: the face's left half is brighter than its right, more than in the input.
-    const ratio = (img: Raw) =>
-      meanLuma(img, x, y, x + (w >> 1), y + h) / meanLuma(img, x + (w >> 1), y, x + w, y + h);
-    expect(ratio(out)).toBeGreaterThan(ratio(src) * 1.3);
-    // Black t-shirt: the clothing at the bottom centre of the frame is near black.
-    // (the shoulders, left and right of centre: the middle may be skin at a V-neck).
-    const band = (img: Raw) =>
-      (meanLuma(
-        img,
-        Math.round(img.width * 0.12),
-        img.height - 30,
-        Math.round(img.width * 0.3),
-        img.height - 5,
-      ) +
-        meanLuma(
-          img,
-          Math.round(img.width * 0.7),
-          img.height - 30,
-          Math.round(img.width * 0.88),
-          img.height - 5,
-        )) /
-      2;
-    expect(band(out)).toBeLessThan(30);
-    expect(band(src)).toBeGreaterThan(band(out) + 15);
+    // Head-and-shoulders: the face is about a third of the frame's height.
+    expect(h / HEIGHT).toBeGreaterThan(0.25);
+    expect(h / HEIGHT).toBeLessThan(0.6);
+    // Side light: one half of the face clearly brighter than the other.
+    const l = meanLuma(out, x, y, x + (w >> 1), y + h);
+    const r = meanLuma(out, x + (w >> 1), y, x + w, y + h);
+    expect(Math.max(l, r) / Math.max(1, Math.min(l, r))).toBeGreaterThan(1.6);
+
+    // The tee: the torso below the neckline is dark fabric everywhere (no skin-coloured
+    // hole, p99 luma low) and never a void of pure black (no blotch where the matte failed).
+    const chin = Math.round(Math.max(...faces[0]!.mesh.map((p) => p[1])));
+    const torso = {
+      x0: Math.round(WIDTH * 0.25),
+      y0: chin + Math.round(h * 0.45),
+      x1: Math.round(WIDTH * 0.75),
+      y1: HEIGHT,
+    };
+    const lumas: number[] = [];
+    for (let yy = torso.y0; yy < torso.y1; yy += 2)
+      for (let xx = torso.x0; xx < torso.x1; xx += 2) lumas.push(lumaAt(out, xx, yy));
+    lumas.sort((a, b) => a - b);
+    expect(lumas[Math.floor(lumas.length * 0.99)]!).toBeLessThan(70);
+    expect(largestDarkBlob(out, torso, 5)).toBeLessThan(0.01);
   }, 60_000);
 
-  it("refuses a photo without a face, clearly", async () => {
+  it("refuses a photo without a face, and a group photo, clearly", async () => {
     const err = await render(
       request("studio-portrait", await photo("landscape-1-meadow-cc0.jpg", 500)),
     ).catch((e) => e);
     expect(err).toBeInstanceOf(EngineError);
     expect((err as EngineError).reason).toMatch(/No face/);
     expect((err as EngineError).code).toBe("noFace");
+    const group = await render(
+      request("studio-portrait", await photo("old-damaged-2-daguerreotype-1850s.jpg", 900)),
+    ).catch((e) => e);
+    expect((group as EngineError).code).toBe("severalFaces");
   }, 60_000);
 });

@@ -1,70 +1,87 @@
-import { personMatte } from "../../vision/human";
 import { encodePng, type EffectOutput } from "../../shared/image-io";
+import { framePortrait } from "../../shared/portrait/frame";
+import { fillNeck, headZone, readFaceLight } from "../../shared/portrait/light";
+import { drawTee } from "../../shared/portrait/attire";
+import { boxMean, smoothstep } from "../../shared/portrait/matte";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
 
 /**
- * Studio Portrait: the person on a black background, clothing darkened to a black t-shirt,
- * and directional side light (bright from the left, falling off to the right). Uses the
- * vision layer's person matte and face mesh; refuses a photo without a face.
+ * Studio Portrait: a head-and-shoulders 4:5 frame on the main face, the head cut out with a
+ * refined matte (bystanders removed) on solid black, a procedural black crew-neck tee
+ * fitted to the neck and shoulders, and a dramatic side light: the head is lit as an
+ * ellipsoid from the side the photo's light already comes from, the far side falling into
+ * shadow.
  */
-export const KEY_LIGHT = { left: 1.2, right: 0.42 } as const;
+export const WIDTH = 896;
+export const HEIGHT = 1120;
+export const FACE_SHARE = 0.34;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, face } = await inspect(req);
-  const { width, height } = src;
-  const matte = await personMatte(src);
+  const { src, face, others } = await inspect(req);
+  const frame = await framePortrait(src, face, others, {
+    width: WIDTH,
+    height: HEIGHT,
+    faceShare: FACE_SHARE,
+    maxFaceShare: 0.5,
+    faceY: 0.36,
+    fill: [0, 0, 0],
+  });
+  const { width: W, height: H, fg, alpha, geo } = frame;
+  const light = readFaceLight(frame);
+  fillNeck(frame);
+  // Dramatic: the key light is strong whatever the photo's own contrast.
+  const key = { ...light, strength: 1 };
+  const zone = headZone(frame);
+  const tee = drawTee(geo, key, W, H, req.seed ?? 1);
 
-  // Reference colours: the face's skin (centre of the face box) and the hair (just above it).
-  const cbcr = (r: number, g: number, b: number): [number, number] => [
-    128 - 0.1687 * r - 0.3313 * g + 0.5 * b,
-    128 + 0.5 * r - 0.4187 * g - 0.0813 * b,
-  ];
-  const mean = (x0: number, y0: number, x1: number, y1: number) => {
-    const acc = [0, 0, 0];
-    let n = 0;
-    for (let y = Math.max(0, Math.round(y0)); y < Math.min(height, Math.round(y1)); y++)
-      for (let x = Math.max(0, Math.round(x0)); x < Math.min(width, Math.round(x1)); x++) {
-        if (matte.alpha[y * width + x]! < 128) continue;
-        for (let c = 0; c < 3; c++) acc[c] = acc[c]! + src.data[(y * width + x) * 3 + c]!;
-        n++;
+  // Key light on the head: an ellipsoid around the face, lit from the key side and a little
+  // above; smoothed so the terminator is soft.
+  const [bx, by, bw, bh] = geo.box;
+  const hcx = bx + bw / 2;
+  const hcy = by + bh * 0.45;
+  const rx = geo.fw * 0.62;
+  const ry = bh * 0.7;
+  const L = [key.side * 0.78, -0.25, 0.57];
+  const gain = new Float32Array(W * H);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      let nx = (x - hcx) / rx;
+      let ny = (y - hcy) / ry;
+      const r2 = nx * nx + ny * ny;
+      let nz = 0;
+      if (r2 < 1) nz = Math.sqrt(1 - r2);
+      else {
+        const r = Math.sqrt(r2);
+        nx /= r;
+        ny /= r;
       }
-    return n ? acc.map((v) => v / n) : [128, 128, 128];
-  };
-  const [fx, fy, fw, fh] = face.box;
-  const skin = mean(fx + fw * 0.3, fy + fh * 0.35, fx + fw * 0.7, fy + fh * 0.7);
-  const skinC = cbcr(skin[0]!, skin[1]!, skin[2]!);
-  const hair = mean(fx + fw * 0.2, fy - fh * 0.12, fx + fw * 0.8, fy + fh * 0.02);
+      const d = Math.max(0, (nx * L[0]! + ny * L[1]! + nz * L[2]! + 0.12) / 1.12);
+      gain[y * W + x] = 0.2 + 1.05 * d;
+    }
+  const soft = boxMean(gain, W, H, Math.max(2, Math.round(geo.fw * 0.06)));
 
-  // Below the chin, what is neither skin-coloured nor hair-coloured is clothing.
-  const chin = Math.max(...face.mesh.map((p) => p[1]));
-  const clothesFrom = chin + fh * 0.12;
-  const out = Buffer.alloc(width * height * 3);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const a = matte.alpha[i]! / 255;
-      if (a <= 0.02) continue; // black studio background
-      const o = i * 3;
-      let r = src.data[o]!;
-      let g = src.data[o + 1]!;
-      let b = src.data[o + 2]!;
-      // Side light: a smooth ramp across the face's width, held beyond it.
-      const t = Math.min(1, Math.max(0, (x - fx) / fw));
-      const light = KEY_LIGHT.left + (KEY_LIGHT.right - KEY_LIGHT.left) * (t * t * (3 - 2 * t));
-      if (y > clothesFrom) {
-        const [cb, cr] = cbcr(r, g, b);
-        const isSkin = Math.hypot(cb - skinC[0], cr - skinC[1]) < 14 && r + g + b > 150;
-        const isHair = Math.hypot(r - hair[0]!, g - hair[1]!, b - hair[2]!) < 45;
-        if (!isSkin && !isHair) {
-          const l = 0.299 * r + 0.587 * g + 0.114 * b;
-          r = g = b = 8 + l * 0.12;
-        }
+  const out = Buffer.alloc(W * H * 3);
+  for (let y = 0; y < H; y++) {
+    const narrow = smoothstep(geo.chinY + geo.fh * 0.1, geo.chinY + geo.fh * 0.35, y);
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      const neckCol = 1 - smoothstep(geo.neck * 0.95, geo.neck * 1.15, Math.abs(x - geo.cx));
+      const a = alpha[i]! * Math.min(1, zone[i]! * (1 - narrow) + neckCol * narrow);
+      const k = soft[i]! * a;
+      let r = fg[i * 3]! * k;
+      let g = fg[i * 3 + 1]! * k;
+      let b = fg[i * 3 + 2]! * k;
+      const ta = tee.alpha[i]!;
+      if (ta > 0) {
+        r = tee.rgb[i * 3]! * ta + r * (1 - ta);
+        g = tee.rgb[i * 3 + 1]! * ta + g * (1 - ta);
+        b = tee.rgb[i * 3 + 2]! * ta + b * (1 - ta);
       }
-      out[o] = Math.min(255, Math.round(r * light * a));
-      out[o + 1] = Math.min(255, Math.round(g * light * a));
-      out[o + 2] = Math.min(255, Math.round(b * light * a));
+      out[i * 3] = Math.max(0, Math.min(255, Math.round(r)));
+      out[i * 3 + 1] = Math.max(0, Math.min(255, Math.round(g)));
+      out[i * 3 + 2] = Math.max(0, Math.min(255, Math.round(b)));
     }
   }
-  return encodePng({ data: out, width, height, channels: 3 });
+  return encodePng({ data: out, width: W, height: H, channels: 3 });
 }
