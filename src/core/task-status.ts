@@ -245,15 +245,23 @@ export async function getTaskResult(
     deps.cache.set(taskId, loaded);
     snap = loaded;
   }
-  if (snap.userId !== userId) return null;
-  const pending = snap.state === "queued" || snap.state === "running";
-  return toAnswer(
-    snap,
-    pending
-      ? {
-          progress: deps.cache.progress(taskId),
-          typicalSeconds: snap.effectId ? (deps.times?.typical(snap.effectId) ?? null) : null,
-        }
-      : {},
-  );
+  return snap.userId === userId ? answerFor(deps, taskId, snap) : null;
+}
+
+/**
+ * The spec's answer for a snapshot, with what only a pending task has: the last progress the
+ * backend reported (`progress`, else the cache's) and the time left from the effect's recent
+ * render times. A finished task costs no estimate lookup.
+ */
+export function answerFor(
+  deps: { cache: TaskStatusCache; times?: RenderTimes },
+  taskId: string,
+  snap: Pick<TaskSnapshot, "state" | "imageUrl" | "failedReason" | "failedCode" | "effectId" | "startedAt">,
+  progress?: RenderProgress | null,
+): TaskResultAnswer {
+  if (snap.state !== "queued" && snap.state !== "running") return toAnswer(snap);
+  return toAnswer(snap, {
+    progress: progress ?? deps.cache.progress(taskId),
+    typicalSeconds: snap.effectId ? (deps.times?.typical(snap.effectId) ?? null) : null,
+  });
 }

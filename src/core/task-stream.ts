@@ -1,8 +1,8 @@
 import type { Db } from "./db";
 import type { TaskEventBus } from "./ports/task-events";
 import {
+  answerFor,
   getTaskResult,
-  toAnswer,
   type RenderTimes,
   type TaskResultAnswer,
   type TaskStatusCache,
@@ -45,12 +45,11 @@ export async function* followTask(
     // Progress and the estimate ride along while the task runs (the cache knows its effect).
     const known = deps.cache.get(taskId);
     push(
-      toAnswer(
-        { ...e, startedAt: known?.startedAt ?? null },
-        {
-          progress: e.progress ?? deps.cache.progress(taskId),
-          typicalSeconds: known?.effectId ? (deps.times?.typical(known.effectId) ?? null) : null,
-        },
+      answerFor(
+        deps,
+        taskId,
+        { ...e, effectId: known?.effectId, startedAt: known?.startedAt ?? null },
+        e.progress,
       ),
     );
   });
