@@ -1,14 +1,40 @@
 import sharp from "sharp";
+import { EngineError, type RenderRequest } from "@/core/ports/renderer";
+import { facesOfFirstImage } from "./face-rules";
 import type { RawImage } from "./image-io";
 import { fillHoles, keepComponents, smooth, type Mask } from "./mask";
 import { opencv } from "./opencv";
-import { detectObjects, type DetectedObject } from "../vision/human";
+import { detectObjects, type DetectedObject, type Face } from "../vision/human";
 
 /**
  * The main subject of a photo without a face (a pet, a toy, a cup): the most confident
  * object the detector finds, cut out with GrabCut inside its box. Shared by the effects
  * that promise pets and objects (stickers, the 3D figure).
  */
+
+export function noSubjectError(): EngineError {
+  return new EngineError(
+    "No person, pet or object was found in this photo. Please upload a photo with one clear subject.",
+    false,
+    "noSubject",
+  );
+}
+
+/**
+ * The input rule of effects that take a person, a pet or an object: the faces of the first
+ * photo (decoded at `maxSide`), or, with none, the subject the object detector names;
+ * refused before charging when there is neither.
+ */
+export async function facesOrSubject(
+  req: RenderRequest,
+  maxSide: number,
+): Promise<{ src: RawImage; faces: Face[]; subject: DetectedObject | null }> {
+  const { src, faces } = await facesOfFirstImage(req, maxSide);
+  if (faces.length) return { src, faces, subject: null };
+  const subject = await findSubject(src);
+  if (!subject) throw noSubjectError();
+  return { src, faces, subject };
+}
 
 /** A subject must fill at least this share of the photo to be worth a sticker or a figure. */
 const MIN_SHARE = 0.03;

@@ -6,8 +6,8 @@ import type { RenderRequest } from "@/core/ports/renderer";
 import { noFaceError } from "../../shared/face-rules";
 import { CLAY, clayShade } from "../../shared/clay/clay";
 import { bounds, threshold } from "../../shared/mask";
-import { cutOutSubject } from "../../shared/subject";
-import { inspect, noSubjectError } from "./rules";
+import { cutOutSubject, noSubjectError } from "../../shared/subject";
+import { inspect } from "./rules";
 import { ART, BASE, backdrop, FIGURE_SLOT, HEIGHT, PALETTES, WIDTH, windowSheenSvg } from "./scene";
 
 /**

@@ -4,8 +4,8 @@ import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { addBlush } from "../../shared/blush";
 import { cartoonise } from "../../shared/cartoon";
-import { cutOutSubject } from "../../shared/subject";
-import { inspect, noSubjectError, WORK_SIDE } from "./rules";
+import { cutOutSubject, noSubjectError } from "../../shared/subject";
+import { inspect, WORK_SIDE } from "./rules";
 import {
   bounds,
   distanceOutside,
