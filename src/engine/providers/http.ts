@@ -55,6 +55,30 @@ export function unavailableReason(status: number): string {
   return "The image service is having problems right now. Please try again in a few minutes.";
 }
 
+/**
+ * The failures every hosted provider maps its answers to, with one wording each:
+ * - unavailable: our key or the model is refused (401/403/404), the operator's problem;
+ *   retryable, so the circuit breaker routes effects to the fallback;
+ * - struggling: a 429/5xx the retry layer handed back;
+ * - unreadable photo: the provider could not use this photo (not retried).
+ */
+export const providerUnavailable = (): EngineError =>
+  new EngineError(
+    "The image service is not available on this server right now.",
+    true,
+    ProviderCodes.unavailable,
+  );
+
+export const providerStruggling = (provider: string, status: number): ProviderHttpError =>
+  new ProviderHttpError(provider, status, unavailableReason(500));
+
+export const unreadablePhoto = (): EngineError =>
+  new EngineError(
+    "The image service could not process this photo. Please try a different photo.",
+    false,
+    ProviderCodes.unreadablePhoto,
+  );
+
 /** Statuses worth another attempt. */
 export const isRetryableStatus = (status: number): boolean =>
   status === 429 || (status >= 500 && status <= 599);

@@ -6,9 +6,11 @@ import {
   createProviderFetch,
   DEFAULT_RETRY,
   ProviderHttpError,
+  providerStruggling,
+  providerUnavailable,
+  type RetryPolicy,
   rewriteHosts,
   sleep,
-  type RetryPolicy,
 } from "../http";
 import { decodeDataUri, MAX_OUTPUT_BYTES, readCapped, readOutputImage } from "../images";
 import { promptFor } from "../prompt-for";
@@ -308,18 +310,10 @@ export function falFailure(status: number, body: unknown, error?: string): Engin
   if (status === 401 || status === 403) {
     // Our key is wrong or out of credit: the operator's problem, so count it against
     // fal (retryable) and let the circuit breaker route to the fallback.
-    return new EngineError(
-      "The image service is not available on this server right now.",
-      true,
-      ProviderCodes.unavailable,
-    );
+    return providerUnavailable();
   }
   if (status === 429 || status >= 500 || (error ?? "").toLowerCase().includes("timeout")) {
-    return new ProviderHttpError(
-      FAL_PROVIDER_ID,
-      status,
-      "The image service is having problems right now. Please try again in a few minutes.",
-    );
+    return providerStruggling(FAL_PROVIDER_ID, status);
   }
   return new EngineError(
     "The image service could not process this photo. Please try a different one.",

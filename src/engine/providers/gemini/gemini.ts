@@ -2,7 +2,15 @@ import { ApiError, GoogleGenAI, Modality, type GenerateContentResponse } from "@
 import { PROMPT_TABLE } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes, type ProviderReason } from "../codes";
-import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, type RetryPolicy } from "../http";
+import {
+  createProviderFetch,
+  DEFAULT_RETRY,
+  ProviderHttpError,
+  providerStruggling,
+  providerUnavailable,
+  type RetryPolicy,
+  unreadablePhoto,
+} from "../http";
 import { readOutputImage } from "../images";
 import { promptFor } from "../prompt-for";
 
@@ -191,33 +199,17 @@ export function geminiFailure(err: unknown): EngineError {
   if (err instanceof EngineError) return err;
   if (err instanceof ApiError) {
     if (err.status === 400) {
-      return new EngineError(
-        `The image service could not process this photo. ${TRY_ANOTHER}`,
-        false,
-        ProviderCodes.unreadablePhoto,
-      );
+      return unreadablePhoto();
     }
     // Bad key, no access, or a retired model id: the operator's problem. Retryable, so
     // the circuit breaker counts it and routes effects to the fallback.
     if (err.status === 401 || err.status === 403 || err.status === 404) {
-      return new EngineError(
-        "The image service is not available on this server right now.",
-        true,
-        ProviderCodes.unavailable,
-      );
+      return providerUnavailable();
     }
     if (err.status === 429 || err.status >= 500) {
-      return new ProviderHttpError(
-        GEMINI_PROVIDER_ID,
-        err.status,
-        "The image service is having problems right now. Please try again in a few minutes.",
-      );
+      return providerStruggling(GEMINI_PROVIDER_ID, err.status);
     }
-    return new EngineError(
-      `The image service could not process this photo. ${TRY_ANOTHER}`,
-      false,
-      ProviderCodes.unreadablePhoto,
-    );
+    return unreadablePhoto();
   }
   return new ProviderHttpError(
     GEMINI_PROVIDER_ID,

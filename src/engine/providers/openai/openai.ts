@@ -1,7 +1,15 @@
 import { PROMPT_TABLE, type AspectRatio } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "../codes";
-import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, type RetryPolicy } from "../http";
+import {
+  createProviderFetch,
+  DEFAULT_RETRY,
+  ProviderHttpError,
+  providerStruggling,
+  providerUnavailable,
+  type RetryPolicy,
+  unreadablePhoto,
+} from "../http";
 import { inputSize, readOutputImage } from "../images";
 import { promptFor } from "../prompt-for";
 
@@ -204,26 +212,14 @@ export function openaiFailure(status: number, body: unknown): EngineError {
     );
   }
   if (status === 401 || status === 403 || status === 404) {
-    return new EngineError(
-      "The image service is not available on this server right now.",
-      true,
-      ProviderCodes.unavailable,
-    );
+    return providerUnavailable();
   }
   if (status === 429 || status >= 500) {
     // Only reached if the retry layer handed the answer back (it throws on its own otherwise).
-    return new ProviderHttpError(
-      OPENAI_PROVIDER_ID,
-      status,
-      "The image service is having problems right now. Please try again in a few minutes.",
-    );
+    return providerStruggling(OPENAI_PROVIDER_ID, status);
   }
   if (type === "image_generation_user_error" || code.includes("image") || status === 400 || status === 413) {
-    return new EngineError(
-      `The image service could not process this photo. ${TRY_ANOTHER}`,
-      false,
-      ProviderCodes.unreadablePhoto,
-    );
+    return unreadablePhoto();
   }
   return new EngineError(
     "The image service answered unexpectedly. Please try again.",

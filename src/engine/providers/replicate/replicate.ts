@@ -1,7 +1,16 @@
 import { PROMPT_TABLE, type AspectRatio } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "../codes";
-import { createProviderFetch, DEFAULT_RETRY, ProviderHttpError, sleep, type RetryPolicy } from "../http";
+import {
+  createProviderFetch,
+  DEFAULT_RETRY,
+  ProviderHttpError,
+  providerStruggling,
+  providerUnavailable,
+  type RetryPolicy,
+  sleep,
+  unreadablePhoto,
+} from "../http";
 import { decodeDataUri, MAX_OUTPUT_BYTES, readCapped, readOutputImage } from "../images";
 import { promptFor } from "../prompt-for";
 import { isTerminal, ReplicateWebhookHub, type ReplicatePrediction } from "./replicate-webhook";
@@ -419,25 +428,13 @@ export function replicateHttpFailure(status: number, body: unknown): EngineError
   const detail = problemText(body);
   if (SAFETY_PATTERN.test(detail)) return predictionFailure(detail);
   if (status === 401 || status === 403 || status === 404 || status === 402) {
-    return new EngineError(
-      "The image service is not available on this server right now.",
-      true,
-      ProviderCodes.unavailable,
-    );
+    return providerUnavailable();
   }
   if (status === 429 || status >= 500) {
-    return new ProviderHttpError(
-      REPLICATE_PROVIDER_ID,
-      status,
-      "The image service is having problems right now. Please try again in a few minutes.",
-    );
+    return providerStruggling(REPLICATE_PROVIDER_ID, status);
   }
   if (status === 400 || status === 413 || status === 422) {
-    return new EngineError(
-      `The image service could not process this photo. ${TRY_ANOTHER}`,
-      false,
-      ProviderCodes.unreadablePhoto,
-    );
+    return unreadablePhoto();
   }
   return unexpected();
 }
