@@ -281,6 +281,20 @@ export async function submit(
   );
 }
 
+/** Uploads one fixture photo and submits it to an effect; returns the task id (the submit must succeed). */
+export async function submitEffect(
+  user: TestUser,
+  effectId: string,
+  photo = "portrait-female-1.jpg",
+): Promise<string> {
+  const up = await user.upload(fixture(photo), photo, photo.endsWith(".png") ? "image/png" : "image/jpeg");
+  if (up.status !== 200) throw new Error(`upload of ${photo} answered ${up.status}`);
+  const res = await submit(user, { image_urls: [up.body.url!], imageType: `nano-banana-lora-${effectId}` });
+  if (res.status !== 200)
+    throw new Error(`submit of ${effectId} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data!.taskIds[0]!;
+}
+
 /** Polls taskResult until the task ends (code 1 or 2) or the time runs out. */
 export async function waitForTask(user: TestUser, taskId: string, timeoutMs = 20_000) {
   const until = Date.now() + timeoutMs;

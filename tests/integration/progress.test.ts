@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startComfyUIFake, type ComfyUIFake } from "./fakes/comfyui-fake";
-import { fixture, signUp, startTestServer, submit, type TestServer, type TestUser } from "./harness";
+import { signUp, startTestServer, submitEffect, type TestServer, type TestUser } from "./harness";
 
 /**
  * Progress users can see: a backend that reports its steps (ComfyUI's sampler) feeds the
@@ -13,16 +13,6 @@ interface Answer {
   code: number;
   progress?: { value: number; max: number; queuePosition?: number } | null;
   etaSeconds?: number | null;
-}
-
-async function submitOne(user: TestUser): Promise<string> {
-  const up = await user.upload(fixture("portrait-female-1.jpg"), "p.jpg", "image/jpeg");
-  const res = await submit(user, {
-    image_urls: [up.body.url!],
-    imageType: "nano-banana-lora-pixel-illustration",
-  });
-  expect(res.status).toBe(200);
-  return res.body.data!.taskIds[0]!;
 }
 
 /** Polls taskResult every 150 ms until the task ends; returns every answer seen. */
@@ -53,7 +43,7 @@ describe("render progress in the task answer", () => {
 
   it("shows the backend's steps while it renders, then an estimate once the effect has history", async () => {
     const user = await signUp(server);
-    const first = await watch(user, await submitOne(user));
+    const first = await watch(user, await submitEffect(user, "pixel-illustration"));
     expect(first.at(-1)!.code).toBe(1);
     const steps = first.filter((a) => a.code === 0 && a.progress && a.progress.value > 0);
     expect(steps.length).toBeGreaterThan(0);
@@ -62,8 +52,9 @@ describe("render progress in the task answer", () => {
     expect(first.at(-1)!.progress ?? null).toBeNull();
 
     // Three renders of the effect make a history; the next one gets a time-left estimate.
-    for (let i = 0; i < 2; i++) expect((await watch(user, await submitOne(user))).at(-1)!.code).toBe(1);
-    const later = await watch(user, await submitOne(user));
+    for (let i = 0; i < 2; i++)
+      expect((await watch(user, await submitEffect(user, "pixel-illustration"))).at(-1)!.code).toBe(1);
+    const later = await watch(user, await submitEffect(user, "pixel-illustration"));
     expect(later.at(-1)!.code).toBe(1);
     const estimates = later.filter((a) => a.code === 0 && typeof a.etaSeconds === "number");
     expect(estimates.length).toBeGreaterThan(0);

@@ -2,15 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerSum } from "@/core/credits";
 import { startComfyUIFake, type ComfyUIFake } from "./fakes/comfyui-fake";
 import { startFalFake, type FalFake } from "./fakes/fal-fake";
-import {
-  fixture,
-  signUp,
-  startTestServer,
-  submit,
-  waitForTask,
-  type TestServer,
-  type TestUser,
-} from "./harness";
+import { signUp, startTestServer, submitEffect, type TestServer, waitForTask } from "./harness";
 
 /**
  * ComfyUI on the operator's own GPU, faked locally (HTTP + WebSocket): a configured
@@ -18,13 +10,6 @@ import {
  * default fallback never reaches a third party is tested on the engine choice
  * (src/engine/providers/setup.test.ts); the whole flow with progress in tests/integration/progress.test.ts.
  */
-
-async function uploadAndSubmit(user: TestUser, effectId: string): Promise<string> {
-  const up = await user.upload(fixture("portrait-female-1.jpg"), "p.jpg", "image/jpeg");
-  const res = await submit(user, { image_urls: [up.body.url!], imageType: `nano-banana-lora-${effectId}` });
-  expect(res.status).toBe(200);
-  return res.body.data!.taskIds[0]!;
-}
 
 describe("ComfyUI provider through the API", () => {
   let comfy: ComfyUIFake;
@@ -50,7 +35,7 @@ describe("ComfyUI provider through the API", () => {
 
   it("renders on ComfyUI although a fal key is set, with photos uploaded under random names", async () => {
     const user = await signUp(server);
-    const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"));
+    const done = await waitForTask(user, await submitEffect(user, "3d-finger"));
     expect(done.body).toMatchObject({ code: 1, failedReason: null });
     const list = await user.json<{ images: Array<Record<string, unknown>> }>("/api/images");
     expect(list.body.images[0]).toMatchObject({ provider: "comfyui" });

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerSum } from "@/core/credits";
 import { startOpenAIFake, type OpenAIFake } from "./fakes/openai-fake";
-import {
-  fixture,
-  signUp,
-  startTestServer,
-  submit,
-  waitForTask,
-  type TestServer,
-  type TestUser,
-} from "./harness";
+import { signUp, startTestServer, submitEffect, type TestServer, waitForTask } from "./harness";
 
 /**
  * The whole flow through OpenAI's Images API, faked locally (multipart /v1/images/edits):
@@ -19,13 +11,6 @@ import {
  */
 
 const KEY = "sk-test-openai";
-
-async function uploadAndSubmit(user: TestUser, effectId: string): Promise<string> {
-  const up = await user.upload(fixture("portrait-female-1.jpg"), "p.jpg", "image/jpeg");
-  const res = await submit(user, { image_urls: [up.body.url!], imageType: `nano-banana-lora-${effectId}` });
-  expect(res.status).toBe(200);
-  return res.body.data!.taskIds[0]!;
-}
 
 describe("OpenAI provider through the API", () => {
   let openai: OpenAIFake;
@@ -45,7 +30,7 @@ describe("OpenAI provider through the API", () => {
 
   it("renders through the edits call, stores the image and charges once", async () => {
     const user = await signUp(server);
-    const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"));
+    const done = await waitForTask(user, await submitEffect(user, "3d-finger"));
     expect(done.body).toMatchObject({ code: 1, failedReason: null });
     const call = openai.calls.at(-1)!;
     expect(call.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -62,7 +47,7 @@ describe("OpenAI provider through the API", () => {
     const before = openai.calls.length;
     openai.mode = "moderation";
     try {
-      const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"));
+      const done = await waitForTask(user, await submitEffect(user, "3d-finger"));
       expect(done.body).toMatchObject({ code: 2, failedCode: "providerSafetyBlocked" });
       expect(openai.calls.length - before).toBe(1);
     } finally {
@@ -74,7 +59,7 @@ describe("OpenAI provider through the API", () => {
   it("sends nothing to OpenAI when only its key is set: the local engine renders", async () => {
     const user = await signUp(strayKey);
     const before = openai.calls.length;
-    const done = await waitForTask(user, await uploadAndSubmit(user, "pixel-illustration"), 60_000);
+    const done = await waitForTask(user, await submitEffect(user, "pixel-illustration"), 60_000);
     expect(done.body.code).toBe(1);
     expect(openai.calls.length).toBe(before);
     const list = await user.json<{ images: Array<Record<string, unknown>> }>("/api/images");

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ledgerSum } from "@/core/credits";
 import { startReplicateFake, type ReplicateFake } from "./fakes/replicate-fake";
-import {
-  fixture,
-  signUp,
-  startTestServer,
-  submit,
-  waitForTask,
-  type TestServer,
-  type TestUser,
-} from "./harness";
+import { signUp, startTestServer, submitEffect, type TestServer, waitForTask } from "./harness";
 
 /**
  * The whole flow through Replicate's predictions API, faked locally: create with
@@ -19,13 +11,6 @@ import {
  */
 
 const TOKEN = "r8_test_token";
-
-async function uploadAndSubmit(user: TestUser, effectId: string): Promise<string> {
-  const up = await user.upload(fixture("portrait-female-1.jpg"), "p.jpg", "image/jpeg");
-  const res = await submit(user, { image_urls: [up.body.url!], imageType: `nano-banana-lora-${effectId}` });
-  expect(res.status).toBe(200);
-  return res.body.data!.taskIds[0]!;
-}
 
 describe("Replicate provider through the API", () => {
   let replicate: ReplicateFake;
@@ -53,7 +38,7 @@ describe("Replicate provider through the API", () => {
 
   it("creates a prediction with the effect's prompt, finishes from a signed webhook, stores the image, charges once", async () => {
     const user = await signUp(server);
-    const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"));
+    const done = await waitForTask(user, await submitEffect(user, "3d-finger"));
     expect(done.body).toMatchObject({ code: 1, failedReason: null });
     const created = replicate.created.at(-1)!;
     expect(String(created.input.prompt)).toContain("1/7 scale collectible figure");
@@ -71,7 +56,7 @@ describe("Replicate provider through the API", () => {
     const answers = replicate.webhookAnswers.length;
     replicate.forgeWebhooks = true;
     try {
-      const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"), 60_000);
+      const done = await waitForTask(user, await submitEffect(user, "3d-finger"), 60_000);
       expect(done.body.code).toBe(1);
     } finally {
       replicate.forgeWebhooks = false;
@@ -84,7 +69,7 @@ describe("Replicate provider through the API", () => {
     const user = await signUp(server);
     replicate.mode = "fail";
     try {
-      const done = await waitForTask(user, await uploadAndSubmit(user, "3d-finger"));
+      const done = await waitForTask(user, await submitEffect(user, "3d-finger"));
       expect(done.body.code).toBe(2);
       expect(done.body.failedReason).toMatch(/refunded/);
     } finally {
