@@ -1,9 +1,8 @@
 import sharp from "sharp";
 import { encodePng, type EffectOutput } from "../../shared/image-io";
 import { framePortrait } from "../../shared/portrait/frame";
-import { fillNeck, headZone, readFaceLight } from "../../shared/portrait/light";
+import { fillNeck, headAlpha, headZone, readFaceLight } from "../../shared/portrait/light";
 import { drawBlazer } from "../../shared/portrait/attire";
-import { smoothstep } from "../../shared/portrait/matte";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
 
@@ -29,17 +28,16 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     faceY: 0.45,
     fill: BACKGROUND,
   });
-  const { width: W, height: H, fg, alpha, geo } = frame;
+  const { width: W, height: H, fg, geo } = frame;
   const light = readFaceLight(frame);
   fillNeck(frame);
-  const zone = headZone(frame);
+  const keep = headAlpha(frame, headZone(frame));
   const garment = drawBlazer(geo, light, W, H, req.seed ?? 1);
 
   // Below the chin the photo keeps only the neck (and hair beside it, down to the collar):
   // the blazer is the body, so the photo's own clothing and anyone leaning in are gone.
   const out = Buffer.alloc(W * H * 3);
   for (let y = 0; y < H; y++) {
-    const narrow = smoothstep(geo.chinY + geo.fh * 0.1, geo.chinY + geo.fh * 0.35, y);
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
       // A studio backdrop: the neutral grey, a little lighter behind the head.
@@ -49,9 +47,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
       let r = BACKGROUND[0] * glow;
       let g = BACKGROUND[1] * glow;
       let b = BACKGROUND[2] * glow;
-      const neckCol = 1 - smoothstep(geo.neck * 0.95, geo.neck * 1.15, Math.abs(x - geo.cx));
-      const keep = zone[i]! * (1 - narrow) + neckCol * narrow;
-      const a = alpha[i]! * Math.min(1, keep);
+      const a = keep[i]!;
       if (a > 0) {
         r = fg[i * 3]! * a + r * (1 - a);
         g = fg[i * 3 + 1]! * a + g * (1 - a);

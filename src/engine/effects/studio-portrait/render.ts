@@ -1,8 +1,8 @@
 import { encodePng, type EffectOutput } from "../../shared/image-io";
 import { framePortrait } from "../../shared/portrait/frame";
-import { fillNeck, headZone, readFaceLight } from "../../shared/portrait/light";
+import { fillNeck, headAlpha, headZone, readFaceLight } from "../../shared/portrait/light";
 import { drawTee } from "../../shared/portrait/attire";
-import { boxMean, smoothstep } from "../../shared/portrait/matte";
+import { boxMean } from "../../shared/portrait/matte";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { inspect } from "./rules";
 
@@ -27,12 +27,12 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     faceY: 0.36,
     fill: [0, 0, 0],
   });
-  const { width: W, height: H, fg, alpha, geo } = frame;
+  const { width: W, height: H, fg, geo } = frame;
   const light = readFaceLight(frame);
   fillNeck(frame);
   // Dramatic: the key light is strong whatever the photo's own contrast.
   const key = { ...light, strength: 1 };
-  const zone = headZone(frame);
+  const keep = headAlpha(frame, headZone(frame));
   const tee = drawTee(geo, key, W, H, req.seed ?? 1);
 
   // Key light on the head: an ellipsoid around the face, lit from the key side and a little
@@ -63,11 +63,9 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
 
   const out = Buffer.alloc(W * H * 3);
   for (let y = 0; y < H; y++) {
-    const narrow = smoothstep(geo.chinY + geo.fh * 0.1, geo.chinY + geo.fh * 0.35, y);
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
-      const neckCol = 1 - smoothstep(geo.neck * 0.95, geo.neck * 1.15, Math.abs(x - geo.cx));
-      const a = alpha[i]! * Math.min(1, zone[i]! * (1 - narrow) + neckCol * narrow);
+      const a = keep[i]!;
       const k = soft[i]! * a;
       let r = fg[i * 3]! * k;
       let g = fg[i * 3 + 1]! * k;

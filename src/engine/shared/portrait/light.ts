@@ -115,6 +115,24 @@ export function inPhotoColour(light: FaceLight, rgb: [number, number, number]): 
 }
 
 /**
+ * How much of the photo each pixel keeps: the matte within the head zone, and below the
+ * chin only the neck's column (the drawn garment is the body), fading between the two.
+ */
+export function headAlpha(frame: PortraitFrame, zone: Float32Array): Float64Array {
+  const { width: W, height: H, alpha, geo } = frame;
+  const out = new Float64Array(W * H);
+  for (let y = 0; y < H; y++) {
+    const narrow = smoothstep(geo.chinY + geo.fh * 0.1, geo.chinY + geo.fh * 0.35, y);
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      const neckCol = 1 - smoothstep(geo.neck * 0.95, geo.neck * 1.15, Math.abs(x - geo.cx));
+      out[i] = alpha[i]! * Math.min(1, zone[i]! * (1 - narrow) + neckCol * narrow);
+    }
+  }
+  return out;
+}
+
+/**
  * Weight (0..1) of the head zone: the head's width is measured on the matte across the
  * crown (above the eyes, where people leaning in rarely are), and the zone keeps that
  * width with a little margin, fading out softly at its sides.
