@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { facesOfFirstImage } from "./face-rules";
 import type { RawImage } from "./image-io";
+import { largestComponent } from "./components";
 import { fillHoles, keepComponents, smooth, type Mask } from "./mask";
 import { opencv } from "./opencv";
 import { detectObjects, type DetectedObject, type Face } from "../vision/human";
@@ -111,30 +112,9 @@ export async function cutOutSubject(
 function largestOr(mask: Mask, seed: [number, number]): Mask {
   const [sx, sy] = [Math.round(seed[0]), Math.round(seed[1])];
   if (mask.data[sy * mask.width + sx]) return keepComponents(mask, [seed]);
-  // Largest component: label by flood fill and keep the biggest.
-  const { width, height } = mask;
-  const label = new Int32Array(width * height).fill(-1);
-  const queue = new Int32Array(width * height);
-  let best = -1;
-  let bestSize = 0;
-  for (let start = 0; start < width * height; start++) {
-    if (!mask.data[start] || label[start] !== -1) continue;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = start;
-    label[start] = start;
-    while (head < tail) {
-      const p = queue[head++]!;
-      const x = p % width;
-      for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
-        if (q < 0 || q >= width * height || !mask.data[q] || label[q] !== -1) continue;
-        label[q] = start;
-        queue[tail++] = q;
-      }
-    }
-    if (tail > bestSize) [best, bestSize] = [start, tail];
-  }
-  const out: Mask = { data: new Uint8Array(width * height), width, height };
-  if (best >= 0) for (let i = 0; i < width * height; i++) out.data[i] = label[i] === best ? 1 : 0;
-  return out;
+  return {
+    data: largestComponent(mask.data, mask.width, mask.height),
+    width: mask.width,
+    height: mask.height,
+  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { uniform } from "../../shared/random";
-import { components, density, dilate, growMask, open } from "./morphology";
+import { components } from "../../shared/components";
+import { density, dilate, growMask, open } from "./morphology";
 
 describe("morphology", () => {
   it("opening removes a bright line narrower than the square and keeps a wide plateau", () => {

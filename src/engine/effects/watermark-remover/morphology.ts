@@ -102,29 +102,3 @@ export function density(mask: Uint8Array, w: number, h: number, r: number): Floa
   }
   return out;
 }
-
-/** Connected components of a mask (4-connected): each set pixel's label (1..count), 0 elsewhere. */
-export function components(mask: Uint8Array, w: number, h: number): { labels: Int32Array; count: number } {
-  const labels = new Int32Array(w * h);
-  const stack: number[] = [];
-  let count = 0;
-  const visit = (q: number) => {
-    labels[q] = count;
-    stack.push(q);
-  };
-  for (let start = 0; start < w * h; start++) {
-    if (!mask[start] || labels[start]) continue;
-    labels[start] = ++count;
-    stack.push(start);
-    while (stack.length) {
-      const p = stack.pop()!;
-      const x = p % w;
-      // Unrolled: an array of neighbours per pixel was most of the time on large masks.
-      if (x > 0 && mask[p - 1] && !labels[p - 1]) visit(p - 1);
-      if (x < w - 1 && mask[p + 1] && !labels[p + 1]) visit(p + 1);
-      if (p >= w && mask[p - w] && !labels[p - w]) visit(p - w);
-      if (p < w * (h - 1) && mask[p + w] && !labels[p + w]) visit(p + w);
-    }
-  }
-  return { labels, count };
-}

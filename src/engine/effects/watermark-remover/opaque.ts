@@ -4,7 +4,8 @@
  * text detector sees text, the glyph pixels are those of one extreme colour (near white or
  * near black) that stand apart from the rest of the text region; they are inpainted.
  */
-import { components, growMask } from "./morphology";
+import { components } from "../../shared/components";
+import { growMask } from "./morphology";
 
 const TEXT_THRESHOLD = 76; // text probability (0..255), as in overlay.ts
 const REGION_REACH = 6; // px: the detector's map is a shrunk text kernel; glyphs reach past it

@@ -11,7 +11,8 @@
  */
 import sharp from "sharp";
 import { backgroundBehind } from "./background";
-import { components, density, growMask, open } from "./morphology";
+import { components } from "../../shared/components";
+import { density, growMask, open } from "./morphology";
 
 const SCALE = 4; // the opening runs at 1/4 scale
 const OPEN_RADIUS = 14; // 1/4-scale px: strokes up to ~110 px wide stand out
