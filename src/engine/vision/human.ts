@@ -202,8 +202,6 @@ export function detectObjects(image: Uint8Array | RgbPixels, minScore = 0.25): P
           skipFrames: 0,
         },
       });
-      // Only this call looks for objects (Human merges each call's settings into its own).
-      human.config.object.enabled = false;
       return (result.object ?? [])
         .map((o: any) => {
           const [x, y, w, h] = o.box as [number, number, number, number];
