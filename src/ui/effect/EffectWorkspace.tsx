@@ -4,7 +4,12 @@ import { useState } from "react";
 import { toast } from "sonner";
 import dynamic from "next/dynamic";
 import type { ClientEffect, ExamplePair } from "@/core/catalogue";
-import { OUTPAINT_EDGES, type OutpaintEdge } from "@/core/catalogue-constants";
+import {
+  OUTPAINT_EDGES,
+  OUTPAINT_MAX_SIDE,
+  outpaintSize,
+  type OutpaintEdge,
+} from "@/core/catalogue-constants";
 import { useAccount } from "@/ui/account/account-store";
 import { ExamplesCarousel } from "@/ui/gallery/ExamplesCarousel";
 import { Button } from "@/ui/primitives/Button";
@@ -13,6 +18,7 @@ import { NoImagesGuide } from "@/ui/results/NoImagesGuide";
 import { PendingCard } from "@/ui/results/PendingCard";
 import { ResultCard } from "@/ui/results/ResultCard";
 import { UploadArea } from "@/ui/upload/UploadArea";
+import { OutpaintSizes } from "./OutpaintSizes";
 import { useGeneration, type ResultImage } from "./use-generation";
 
 // The full-screen slider loads only when a result is opened.
@@ -131,6 +137,7 @@ export function EffectWorkspace({
                   {t("effect.edgeAll")}
                 </button>
               </div>
+              <OutpaintSizes assets={gen.assets} edges={edges} />
             </fieldset>
           ) : null}
 

@@ -21,6 +21,9 @@ export interface UploadAsset {
   status: "uploading" | "done" | "error";
   /** Server URL of the upload; cleared once a task has used (and deleted) the original. */
   url?: string;
+  /** The photo's size as the server stored it (EXIF orientation applied). */
+  width?: number;
+  height?: number;
 }
 
 export interface PendingImage {
@@ -64,18 +67,24 @@ interface ImageMeta {
 
 const API_BASE = "/api/img/nano-banana";
 
-async function uploadFile(file: File): Promise<string> {
+async function uploadFile(file: File): Promise<{ url: string; width?: number; height?: number }> {
   const form = new FormData();
   form.append("file", file);
   const res = await fetch("/api/upload", { method: "POST", body: form, credentials: "same-origin" });
-  const body = (await res.json().catch(() => ({}))) as { url?: string; message?: string; reason?: string };
+  const body = (await res.json().catch(() => ({}))) as {
+    url?: string;
+    width?: number;
+    height?: number;
+    message?: string;
+    reason?: string;
+  };
   if (!res.ok || !body.url) {
     const err = new Error(body.message ?? "upload failed") as Error & { status?: number; reason?: string };
     err.status = res.status;
     err.reason = body.reason;
     throw err;
   }
-  return body.url;
+  return { url: body.url, width: body.width, height: body.height };
 }
 
 /**
@@ -141,8 +150,8 @@ export function useGeneration(effect: ClientEffect) {
     async (asset: UploadAsset, quiet = false) => {
       const toastId = quiet ? undefined : toast.loading(t("upload.uploading"));
       try {
-        const url = await uploadFile(asset.file);
-        patch(asset.id, { status: "done", url });
+        const { url, width, height } = await uploadFile(asset.file);
+        patch(asset.id, { status: "done", url, width, height });
         if (toastId !== undefined) toast.success(t("upload.uploaded"), { id: toastId });
         return url;
       } catch (err) {

@@ -1,6 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { correlation, photo, raw, request, type Raw } from "../../shared/test-utils";
+import { OUTPAINT_MAX_SIDE, outpaintSize } from "@/core/catalogue-constants";
+import { detectFaces } from "../../vision/human";
 import { render } from "./render";
 
 const luma = (img: Raw, x: number, y: number) => {
@@ -114,29 +116,75 @@ describe("image-outpainting", () => {
     expect(a.height).toBe(src.height + 2 * Math.round(src.height * 0.25));
   });
 
-  it("keeps the output within 2048 px, scaling the photo down with it", async () => {
+  it("keeps a large photo's resolution: 1920 x 1080 extended left and right is 2880 x 1080", async () => {
     const input = await photo("landscape-1-meadow-cc0.jpg"); // 1920 x 1080
-    const out = await raw((await outpaint(input, { edges: ["left", "right", "top", "bottom"] })).bytes);
-    expect(Math.max(out.width, out.height)).toBeLessThanOrEqual(2048);
-    expect(out.width).toBeGreaterThan(2000);
-    // Find the photo's scaled size from the output's: w + 2 round(w / 4) = out.width.
-    let w = 0;
-    for (let t = 1; t <= out.width; t++) if (t + 2 * Math.round(t * 0.25) === out.width) w = t;
-    let h = 0;
-    for (let t = 1; t <= out.height; t++) if (t + 2 * Math.round(t * 0.25) === out.height) h = t;
-    expect(w / h).toBeCloseTo(1920 / 1080, 2);
-    const scaled = await raw(await sharp(input).resize(w, h, { fit: "fill" }).png().toBuffer());
+    const src = await raw(input);
+    const out = await raw((await outpaint(input, { edges: ["left", "right"] })).bytes);
+    expect([out.width, out.height]).toEqual([src.width + 2 * Math.round(src.width * 0.25), src.height]);
+    const x0 = Math.round(src.width * 0.25);
+    for (let y = 0; y < src.height; y += 7) {
+      const a = out.data.subarray((y * out.width + x0) * 3, (y * out.width + x0 + src.width) * 3);
+      if (!a.equals(src.data.subarray(y * src.width * 3, (y + 1) * src.width * 3)))
+        throw new Error(`row ${y} of the photo changed`);
+    }
+  });
+
+  it("past 4096 px, scales the photo so the result fits, exactly as outpaintSize tells the page", async () => {
+    const big = await sharp(await photo("landscape-1-meadow-cc0.jpg"))
+      .resize(3600, 2025, { fit: "fill" })
+      .jpeg()
+      .toBuffer();
+    const edges = ["left", "right", "top", "bottom"] as const;
+    const expected = outpaintSize(3600, 2025, edges);
+    expect(expected.scaled).toBe(true);
+    const out = await raw((await outpaint(big, { edges: [...edges] })).bytes);
+    expect([out.width, out.height]).toEqual([expected.width, expected.height]);
+    expect(Math.max(out.width, out.height)).toBe(OUTPAINT_MAX_SIDE);
+    // The photo sits in the middle at the scaled size, essentially unchanged.
+    const { photoWidth: w, photoHeight: h } = expected;
+    const scaled = await raw(await sharp(big).resize(w, h, { fit: "fill" }).png().toBuffer());
     const x0 = Math.round(w * 0.25);
     const y0 = Math.round(h * 0.25);
     let diff = 0;
-    for (let y = 0; y < h; y += 3)
-      for (let x = 0; x < w; x += 3)
-        for (let ch = 0; ch < 3; ch++)
+    let n = 0;
+    for (let y = 0; y < h; y += 9)
+      for (let x = 0; x < w; x += 9)
+        for (let ch = 0; ch < 3; ch++, n++)
           diff += Math.abs(
             out.data[((y + y0) * out.width + x + x0) * 3 + ch]! - scaled.data[(y * w + x) * 3 + ch]!,
           );
-    expect(diff / (Math.ceil(h / 3) * Math.ceil(w / 3) * 3)).toBeLessThan(3);
+    expect(diff / n).toBeLessThan(3);
   });
+
+  it.each([
+    ["child-1-three-children-1860s.jpg", 3],
+    ["couple-1-daguerreotype-1850s.jpg", 2],
+  ])(
+    "never copies a person into the extension: %s keeps its %i faces and gains none",
+    async (name, count) => {
+      // Group photos with the people touching the frame: quilting used to copy heads into the
+      // new area (a fourth child, a third face beside the couple).
+      const input = await photo(name, 640);
+      const src = await raw(input);
+      expect((await detectFaces(input)).faces.length).toBe(count);
+      const x0 = Math.round(src.width * 0.3);
+      const y0 = Math.round(src.height * 0.3);
+      for (const seed of [1, 2]) {
+        const result = await outpaint(
+          input,
+          { edges: ["left", "right", "top", "bottom"], amount: 0.3 },
+          seed,
+        );
+        const { faces } = await detectFaces(result.bytes);
+        const inExtension = faces.filter((f) => {
+          const cx = f.box[0] + f.box[2] / 2;
+          const cy = f.box[1] + f.box[3] / 2;
+          return cx < x0 || cx >= x0 + src.width || cy < y0 || cy >= y0 + src.height;
+        });
+        expect(inExtension.map((f) => f.box.map(Math.round))).toEqual([]);
+      }
+    },
+  );
 
   it("refuses an empty edge list with a readable reason", async () => {
     const input = await photo("pet-1-cat.png");

@@ -1,7 +1,9 @@
 import sharp from "sharp";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
-import { decodeRaw, encodePng, firstImage, MAX_SIDE, type EffectOutput } from "../../shared/image-io";
+import { OUTPAINT_AMOUNT, OUTPAINT_MAX_SIDE, outpaintSize } from "@/core/catalogue-constants";
+import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../shared/image-io";
 import { uniform } from "../../shared/random";
+import { HARD, protectedMap } from "./protect";
 
 /**
  * Image Outpainting: extends the chosen edges with content synthesised from the photo's own
@@ -43,7 +45,7 @@ function parseOptions(options: Record<string, unknown>): { edges: Edge[]; amount
   const edges = ALL_EDGES.filter((e) => raw.includes(e));
   if (edges.length === 0) throw new EngineError("Choose at least one edge to extend.");
   const amount =
-    typeof options.amount === "number" && Number.isFinite(options.amount) ? options.amount : 0.25;
+    typeof options.amount === "number" && Number.isFinite(options.amount) ? options.amount : OUTPAINT_AMOUNT;
   if (amount <= 0 || amount > 1) throw new EngineError("The extension amount must be between 5 % and 100 %.");
   return { edges, amount };
 }
@@ -57,6 +59,8 @@ interface Canvas {
   srcY: Int32Array;
   /** 2 = photo, 1 = synthesised, 0 = not yet. */
   state: Uint8Array;
+  /** What may be copied from each pixel (protect.ts: 0 free, SOFT near its border, HARD never). */
+  guard: Uint8Array;
 }
 
 /**
@@ -134,6 +138,10 @@ function quilt(c: Canvas, view: View, block: number, overlap: number, rand: () =
   // A canonical copy of the colours, so the inner loops index linearly.
   const cv = new Float32Array(w * h * 3);
   const filled = new Uint8Array(w * h);
+  // Summed-area tables of the guard levels: how much of a block is subject (any) or head/object.
+  const W1 = w + 1;
+  const anyGuard = new Int32Array(W1 * (h + 1));
+  const hardGuard = new Int32Array(W1 * (h + 1));
   for (let i = 0; i < w * h; i++) {
     const g = index[i]!;
     cv[i * 3] = c.rgb[g * 3]!;
@@ -141,6 +149,34 @@ function quilt(c: Canvas, view: View, block: number, overlap: number, rand: () =
     cv[i * 3 + 2] = c.rgb[g * 3 + 2]!;
     filled[i] = c.state[g]! > 0 ? 1 : 0;
   }
+  for (let y = 0; y < h; y++) {
+    let rowAny = 0;
+    let rowHard = 0;
+    for (let x = 0; x < w; x++) {
+      const v = c.guard[index[y * w + x]!]!;
+      if (v) rowAny++;
+      if (v >= HARD) rowHard++;
+      anyGuard[(y + 1) * W1 + x + 1] = anyGuard[y * W1 + x + 1]! + rowAny;
+      hardGuard[(y + 1) * W1 + x + 1] = hardGuard[y * W1 + x + 1]! + rowHard;
+    }
+  }
+  const rectSum = (t: Int32Array, x: number, y: number, rw: number, rh: number) =>
+    t[(y + rh) * W1 + x + rw]! - t[y * W1 + x + rw]! - t[(y + rh) * W1 + x]! + t[y * W1 + x]!;
+  const boxSum = (t: Int32Array, x: number, y: number) => rectSum(t, x, y, B, B);
+  /**
+   * Whether the block at (sx, sy) may be copied at this strictness: 0 = background, or a
+   * person's part right at the border it continues; 1 = anything but heads and objects; 2 = any.
+   */
+  const nearBorder = known - 3 * B;
+  // Whether the subject reaches the border beside the block being filled (then its part next
+  // to the border may continue outward: a shirt cut by the frame goes on, hair above a head
+  // that does not touch the frame does not).
+  let touches = false;
+  const allowed = (sx: number, sy: number, level: number) => {
+    if (level >= 2) return true;
+    if (boxSum(hardGuard, sx, sy) > 0) return false;
+    return level >= 1 || (touches && sx >= nearBorder) || boxSum(anyGuard, sx, sy) === 0;
+  };
   const fresh = new Uint8Array(w * h); // synthesised in this pass (may be re-cut by later blocks)
   const from = new Int32Array(w * h).fill(-1); // canonical source pixel of each synthesised pixel
 
@@ -177,7 +213,10 @@ function quilt(c: Canvas, view: View, block: number, overlap: number, rand: () =
       costs.length = 0;
       cands.length = 0;
       let best = Infinity;
+      let level = 0;
+      touches = rectSum(anyGuard, known - 1, by, 1, B) > 0;
       const consider = (sx: number, sy: number) => {
+        if (!allowed(sx, sy, level)) return;
         const dyRel = (sy - by) / h;
         const prior = POSITION_WEIGHT * dyRel * dyRel * nOv;
         let limit = (best * (1 + TOLERANCE) - prior) * 3;
@@ -207,11 +246,22 @@ function quilt(c: Canvas, view: View, block: number, overlap: number, rand: () =
         const sy = (s - sx) / w;
         if (sx >= sx0 && sx <= sx1 && sy >= 0 && sy <= h - B) consider(sx, sy);
       }
-      // Coarse search on a 3-pixel lattice, rows limited to a window around the block's own.
+      // Coarse search on a 3-pixel lattice, rows limited to a window around the block's own;
+      // where the subject fills that window, all rows, and only then the subject itself.
       const win = Math.max(2 * B, Math.round(h * 0.25));
-      const syLo = Math.max(0, by - win);
-      const syHi = Math.min(h - B, by + win);
-      for (let sy = syLo; sy <= syHi; sy += 3) for (let sx = sx0; sx <= sx1; sx += 3) consider(sx, sy);
+      const passes = [
+        [0, false],
+        [0, true],
+        [1, true],
+        [2, true],
+      ] as const;
+      for (const [pass, [lv, wide]] of passes.entries()) {
+        if (pass > 0 && cands.length) break;
+        level = lv;
+        const syLo = wide ? 0 : Math.max(0, by - win);
+        const syHi = wide ? h - B : Math.min(h - B, by + win);
+        for (let sy = syLo; sy <= syHi; sy += 3) for (let sx = sx0; sx <= sx1; sx += 3) consider(sx, sy);
+      }
       // Refine around the best lattice points.
       const top = cands
         .map((p, k) => ({ p, cost: costs[k]! }))
@@ -290,6 +340,7 @@ function quilt(c: Canvas, view: View, block: number, overlap: number, rand: () =
     c.srcX[g] = c.srcX[s]!;
     c.srcY[g] = c.srcY[s]!;
     c.state[g] = 1;
+    c.guard[g] = c.guard[s]!;
   }
 }
 
@@ -300,29 +351,20 @@ function outputSize(width: number, height: number, ext: Extension) {
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { edges, amount } = parseOptions(req.options);
-  let src = await decodeRaw(firstImage(req), { channels: 3, flatten: true });
+  let src = await decodeRaw(firstImage(req), { channels: 3, flatten: true, maxSide: OUTPAINT_MAX_SIDE });
 
-  // Keep the whole result within MAX_SIDE: shrink the photo first when the canvas would exceed it.
-  let ext = extension(src.width, src.height, edges, amount);
-  let size = outputSize(src.width, src.height, ext);
-  if (Math.max(size.w, size.h) > MAX_SIDE) {
-    let fit = MAX_SIDE / Math.max(size.w, size.h);
-    let w = 0;
-    let h = 0;
-    for (;;) {
-      w = Math.max(1, Math.floor(src.width * fit));
-      h = Math.max(1, Math.floor(src.height * fit));
-      ext = extension(w, h, edges, amount);
-      size = outputSize(w, h, ext);
-      if (Math.max(size.w, size.h) <= MAX_SIDE) break;
-      fit *= 0.999;
-    }
+  // Keep the photo's resolution while the result fits OUTPAINT_MAX_SIDE; past it, scale the
+  // photo so the whole result does (the effect page shows the size before Create).
+  const fit = outpaintSize(src.width, src.height, edges, amount);
+  if (fit.scaled) {
     const data = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
-      .resize(w, h, { fit: "fill" })
+      .resize(fit.photoWidth, fit.photoHeight, { fit: "fill" })
       .raw()
       .toBuffer();
-    src = { data, width: w, height: h, channels: 3 };
+    src = { data, width: fit.photoWidth, height: fit.photoHeight, channels: 3 };
   }
+  const ext = extension(src.width, src.height, edges, amount);
+  const size = outputSize(src.width, src.height, ext);
   const W = src.width;
   const H = src.height;
   if (Math.min(W, H) < 16) throw new EngineError("The image is too small to extend.");
@@ -353,7 +395,9 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     srcX: new Int32Array(cw * ch),
     srcY: new Int32Array(cw * ch),
     state: new Uint8Array(cw * ch),
+    guard: new Uint8Array(cw * ch),
   };
+  const guard = await protectedMap(src, cw0, ch0);
   for (let y = 0; y < ch0; y++) {
     for (let x = 0; x < cw0; x++) {
       const g = (y + cT) * cw + x + cL;
@@ -364,6 +408,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
       c.srcX[g] = x;
       c.srcY[g] = y;
       c.state[g] = 2;
+      c.guard[g] = guard[y * cw0 + x]!;
     }
   }
 
