@@ -7,6 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "../src/engine/effects/watermark-remover/measure";
 import { render } from "../src/engine/effects/watermark-remover/render";
+import { applyMark, syntheticMark } from "../src/engine/effects/watermark-remover/synthetic";
+import sharp from "sharp";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 
 const PHOTOS = path.resolve(__dirname, "../tests/fixtures/photos");
@@ -38,6 +40,36 @@ async function main() {
         `${s.insideAfter - s.insideBefore >= 0 ? "+" : ""}${db(s.insideAfter - s.insideBefore)} dB | ${db(s.outsideBefore)} dB | ${db(s.outsideAfter)} dB | ${(s.worsened * 100).toFixed(2)} % | ${ms} |`,
     );
   }
+  // Marks it was never tuned on (seeded: font, size, angle, colour, opacity, position).
+  console.log("\n| seed | mark | photo | gain | worsened px |\n|---|---|---|---|---|");
+  const photos = [
+    "portrait-female-1.jpg",
+    "landscape-1-meadow-cc0.jpg",
+    "pet-1-cat.png",
+    "object-coffee.png",
+  ];
+  let found = 0;
+  for (let seed = 1; seed <= 16; seed++) {
+    const cleanPhoto = await sharp(read(photos[seed % photos.length]!))
+      .resize(900, 900, { fit: "inside" })
+      .png()
+      .toBuffer();
+    const mark = syntheticMark(seed);
+    const input = await applyMark(cleanPhoto, mark);
+    const label = `"${mark.text}" ${mark.font}${mark.bold ? " bold" : ""}${mark.italic ? " italic" : ""} ${mark.colour} ${Math.round(mark.opacity * 100)} % ${mark.angle}°`;
+    try {
+      const out = await render(request(input));
+      const s = await scoreWatermarkRemoval(input, out.bytes, cleanPhoto);
+      found++;
+      console.log(
+        `| ${seed} | ${label} | ${photos[seed % photos.length]} | ${s.insideAfter - s.insideBefore >= 0 ? "+" : ""}${db(s.insideAfter - s.insideBefore)} dB | ${(s.worsened * 100).toFixed(2)} % |`,
+      );
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+      console.log(`| ${seed} | ${label} | ${photos[seed % photos.length]} | not found (${err.code}) | - |`);
+    }
+  }
+  console.log(`found ${found}/16`);
   const clean = fs
     .readdirSync(PHOTOS)
     .filter((f) => /\.(jpe?g|png)$/i.test(f) && !f.startsWith("watermark-"));

@@ -49,13 +49,11 @@ export async function scoreWatermarkRemoval(
   const [out, gt] = await Promise.all([at(output), at(clean)]);
   const marked = new Uint8Array(width * height);
   for (let i = 0; i < marked.length; i++) {
+    // Any ink: white, black or coloured marks all move the photo's pixels.
     const d =
-      (inp.data[i * 3]! +
-        inp.data[i * 3 + 1]! +
-        inp.data[i * 3 + 2]! -
-        gt[i * 3]! -
-        gt[i * 3 + 1]! -
-        gt[i * 3 + 2]!) /
+      (Math.abs(inp.data[i * 3]! - gt[i * 3]!) +
+        Math.abs(inp.data[i * 3 + 1]! - gt[i * 3 + 1]!) +
+        Math.abs(inp.data[i * 3 + 2]! - gt[i * 3 + 2]!)) /
       3;
     if (d > MARKED) marked[i] = 1;
   }

@@ -3,6 +3,7 @@ import { EngineError } from "@/core/ports/renderer";
 import { photo, request } from "../../shared/test-utils";
 import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "./measure";
 import { render } from "./render";
+import { applyMark, syntheticMark } from "./synthetic";
 
 describe("watermark-remover", () => {
   // The engine issue's goal: at least +3 dB inside the watermark regions of watermark-1 and -2.
@@ -33,12 +34,49 @@ describe("watermark-remover", () => {
     }, 60_000);
   }
 
-  // Including a grey 1860s photo, whose channels always agree, and bright product shots.
+  // Marks the remover was never tuned on: seeded random text, font, weight, style, size,
+  // angle, colour (white, black, red, blue, yellow, green, orange), opacity and position,
+  // over photos of every kind. Measured on seeds 1-16: 13 found, each +7.4 to +18.9 dB.
+  it("removes watermarks in fonts, colours, sizes, angles and places it was not tuned on", async () => {
+    const photos = [
+      "portrait-female-1.jpg",
+      "landscape-1-meadow-cc0.jpg",
+      "pet-1-cat.png",
+      "object-coffee.png",
+    ];
+    const gains: number[] = [];
+    for (let seed = 1; seed <= 8; seed++) {
+      const clean = await photo(photos[seed % photos.length]!, 900);
+      const mark = syntheticMark(seed);
+      const input = await applyMark(clean, mark);
+      const out = await render(request("watermark-remover", input)).catch((e: unknown) => e);
+      if (out instanceof EngineError) {
+        expect(out.code).toBe("noWatermark"); // not found: refused, the credits come back
+        gains.push(Number.NaN);
+        continue;
+      }
+      const score = await scoreWatermarkRemoval(input, (out as { bytes: Uint8Array }).bytes, clean);
+      // What is changed is the mark: never a worse picture, no blotches, the rest untouched.
+      expect(score.insideAfter - score.insideBefore, JSON.stringify(mark)).toBeGreaterThan(-0.5);
+      expect(score.worsened, JSON.stringify(mark)).toBeLessThan(0.005);
+      gains.push(score.insideAfter - score.insideBefore);
+    }
+    const removed = gains.filter((g) => g >= 3);
+    expect(removed.length, gains.map((g) => g.toFixed(1)).join(" ")).toBeGreaterThanOrEqual(6);
+  }, 120_000);
+
+  // Every clean fixture photo of the scoring set's kinds: grey 1860s photos (their channels
+  // always agree), sepia, colour portraits, pets, product shots, a night launch.
   for (const clean of [
     "portrait-male-1.jpg",
+    "portrait-male-2.jpg",
+    "portrait-female-1.jpg",
     "child-1-three-children-1860s.jpg",
+    "old-toned-1-sepia-migrant-mother.jpg",
     "object-coffee.png",
     "landscape-1-meadow-cc0.jpg",
+    "pet-2-raccoon.jpg",
+    "scene-rocket-launch.jpg",
   ]) {
     it(`refuses ${clean}, which has no watermark, with a translated reason (credits come back)`, async () => {
       const err = await render(request("watermark-remover", await photo(clean))).catch((e: unknown) => e);

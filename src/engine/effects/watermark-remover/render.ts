@@ -3,6 +3,7 @@ import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../share
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { inpaintRgb } from "../../shared/opencv";
 import { growMask } from "./morphology";
+import { findInkedText } from "./inked";
 import { findOpaqueText } from "./opaque";
 import { findWhiteOverlay, removeWhiteOverlay } from "./overlay";
 
@@ -21,7 +22,12 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const text = await textProbability(data, width, height);
   const overlay = await findWhiteOverlay(data, width, height, text);
   const opaque = findOpaqueText(data, width, height, text);
-  if (!overlay.found && !opaque)
+  // Text in any other ink (coloured, grey, translucent dark), away from what was found above.
+  const handled = new Uint8Array(width * height);
+  for (let i = 0; i < handled.length; i++)
+    if ((overlay.found && overlay.perPixel[i]! > 0) || opaque?.[i]) handled[i] = 1;
+  const inked = await findInkedText(data, width, height, text, handled);
+  if (!overlay.found && !opaque && !inked)
     throw new EngineError("No watermark or overlaid text was found in this image.", false, "noWatermark");
   if (opaque) {
     // Opaque glyphs are inpainted from their surroundings: those must stay the photo's own
@@ -31,5 +37,6 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   }
   let out = overlay.found ? removeWhiteOverlay(data, overlay.perPixel) : data;
   if (opaque) out = await inpaintRgb(out, width, height, opaque, INPAINT_RADIUS);
+  if (inked) out = await inpaintRgb(out, width, height, inked, INPAINT_RADIUS);
   return encodePng({ data: out, width, height, channels: 3 });
 }

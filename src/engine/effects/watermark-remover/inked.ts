@@ -1,0 +1,200 @@
+/**
+ * Text in any ink: coloured (a red credit, a blue site name), grey or black, opaque or
+ * translucent. The white overlay (overlay.ts) and extreme opaque ink (opaque.ts) cover the
+ * common cases; this covers the rest. Where the text detector sees a line of text, each
+ * pixel's offset from the photo behind it (a median much wider than a stroke) is taken; a
+ * watermark's glyphs all move the photo the same way (towards the ink's colour), so the
+ * region's dominant offset direction names the ink, and its glyphs are the pixels pushed
+ * far along it. A line is kept only when that reads as drawn text: a glyph-like share of the
+ * region, a tight direction, strokes that end within the region. The glyphs are inpainted.
+ */
+import { components } from "../../shared/components";
+import { backgroundBehind } from "./background";
+import { growMask } from "./morphology";
+
+const TEXT_THRESHOLD = 76; // text probability (0..255), as in overlay.ts
+const REGION_REACH = 8; // px: the detector's map is a shrunk text kernel
+/** The photo behind the text is estimated from pixels at least this far from the text lines. */
+const BACKDROP_REACH = 16;
+/** Glyph pixels: offset along the ink direction at least this (levels, RGB length)... */
+const MIN_PUSH = 38;
+/** ...and at least this share of the region's strong push. */
+const PUSH_SHARE = 0.45;
+/** Glyphs cover between these shares of their text region... */
+const INK_SHARE = [0.02, 0.55] as const;
+const MIN_INK = 60;
+/** ...their offsets agree in direction (mean cosine to the ink direction at least this)... */
+const MIN_COHERENCE = 0.8;
+/** ...the ink is a colour: its direction at least this far (sine of the angle) from grey... */
+const MIN_CHROMA = 0.25;
+/** ...and the region's other pixels are not pushed the same way (the photo, not ink). */
+const MAX_REST_PUSH = 0.35;
+/** How far a glyph is followed past the region through pixels pushed the same way. */
+const GLYPH_REACH = 24;
+/** At most this share of the glyphs' outline may touch pushed pixels outside the reach. */
+const MAX_LEAK = 0.06;
+const RIM = 2;
+/** A line of drawn text: at least this many glyph-sized pieces... */
+const MIN_GLYPHS = 4;
+/** ...each at least this share of the line's ink (and MIN_PIECE px)... */
+const PIECE_SHARE = 0.02;
+const MIN_PIECE = 25;
+/** ...and no piece more than this share of it. */
+const MAX_PIECE_SHARE = 0.45;
+
+/** The pixels to inpaint (with their rim), or null when no such text is found. */
+export async function findInkedText(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  textProbability: Uint8Array,
+  /** Pixels already handled by the other finders: left out. */
+  handled: Uint8Array | null,
+): Promise<Uint8Array | null> {
+  const n = width * height;
+  const text = new Uint8Array(n);
+  for (let i = 0; i < n; i++) text[i] = textProbability[i]! > TEXT_THRESHOLD ? 1 : 0;
+  if (!text.includes(1)) return null;
+  const region = growMask(text, width, height, REGION_REACH);
+  const { labels, count } = components(region, width, height);
+
+  // The photo behind the text, from the pixels around the text lines (normalized convolution):
+  // a median or blur over the line itself would take the ink's colour where glyphs are dense.
+  const backdrop = await backgroundBehind(rgb, growMask(text, width, height, BACKDROP_REACH), width, height);
+  const off = new Float32Array(n * 3);
+  for (let i = 0; i < n * 3; i++) off[i] = rgb[i]! - backdrop[i]!;
+  const len = (i: number) => Math.hypot(off[i * 3]!, off[i * 3 + 1]!, off[i * 3 + 2]!);
+
+  // Per region: the ink direction, the mean of the strongest offsets' directions.
+  const dir = new Float32Array((count + 1) * 3);
+  const strong = new Float32Array(count + 1);
+  {
+    const mags: number[][] = Array.from({ length: count + 1 }, () => []);
+    for (let i = 0; i < n; i++) {
+      const l = labels[i]!;
+      if (l && !handled?.[i]) mags[l]!.push(len(i));
+    }
+    for (let l = 1; l <= count; l++) {
+      const m = mags[l]!.sort((a, b) => b - a);
+      strong[l] = m.length ? m[Math.floor(m.length * 0.02)]! : 0;
+    }
+    for (let i = 0; i < n; i++) {
+      const l = labels[i]!;
+      if (!l || handled?.[i]) continue;
+      const m = len(i);
+      if (m < strong[l]! || m < MIN_PUSH) continue;
+      for (let c = 0; c < 3; c++) dir[l * 3 + c] = dir[l * 3 + c]! + off[i * 3 + c]! / m;
+    }
+    for (let l = 1; l <= count; l++) {
+      const m = Math.hypot(dir[l * 3]!, dir[l * 3 + 1]!, dir[l * 3 + 2]!);
+      for (let c = 0; c < 3; c++) dir[l * 3 + c] = m ? dir[l * 3 + c]! / m : 0;
+    }
+  }
+  const push = (i: number, l: number) =>
+    off[i * 3]! * dir[l * 3]! + off[i * 3 + 1]! * dir[l * 3 + 1]! + off[i * 3 + 2]! * dir[l * 3 + 2]!;
+  const threshold = (l: number) => Math.max(MIN_PUSH, strong[l]! * PUSH_SHARE);
+
+  // Judge each region: share, coherence, and the rest of it not pushed.
+  const size = new Uint32Array(count + 1);
+  const ink = new Uint32Array(count + 1);
+  const cos = new Float64Array(count + 1);
+  const restPush = new Float64Array(count + 1);
+  for (let i = 0; i < n; i++) {
+    const l = labels[i]!;
+    if (!l || handled?.[i]) continue;
+    size[l]!++;
+    const p = push(i, l);
+    if (p >= threshold(l)) {
+      ink[l]!++;
+      cos[l] = cos[l]! + p / Math.max(1e-6, len(i));
+    } else restPush[l] = restPush[l]! + Math.max(0, p);
+  }
+  const accept = new Uint8Array(count + 1);
+  let any = false;
+  for (let l = 1; l <= count; l++) {
+    const k = ink[l]!;
+    if (k < MIN_INK) continue;
+    const share = k / size[l]!;
+    if (share < INK_SHARE[0] || share > INK_SHARE[1]) continue;
+    if (cos[l]! / k < MIN_COHERENCE) continue;
+    // A coloured ink: a neutral push (lighter or darker) is what shadows, highlights and
+    // every edge of a black-and-white photo do; white and black marks are the other finders'.
+    const grey = (dir[l * 3]! + dir[l * 3 + 1]! + dir[l * 3 + 2]!) / Math.sqrt(3);
+    if (Math.sqrt(Math.max(0, 1 - grey * grey)) < MIN_CHROMA) continue;
+    if (restPush[l]! / Math.max(1, size[l]! - k) > strong[l]! * MAX_REST_PUSH) continue;
+    accept[l] = 1;
+    any = true;
+  }
+  if (!any) return null;
+
+  // Glyphs: the pushed pixels of accepted regions, followed a little past them.
+  const glyphs = new Uint8Array(n);
+  const owner = new Int32Array(n);
+  const queue: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const l = labels[i]!;
+    if (l && accept[l] && !handled?.[i] && push(i, l) >= threshold(l)) {
+      glyphs[i] = 1;
+      owner[i] = l;
+      queue.push(i);
+    }
+  }
+  const reach = growMask(text, width, height, GLYPH_REACH);
+  for (let head = 0; head < queue.length; head++) {
+    const p = queue[head]!;
+    const l = owner[p]!;
+    const x = p % width;
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) {
+        if (x + dx < 0 || x + dx >= width) continue;
+        const q = p + dy * width + dx;
+        if (q < 0 || q >= n || glyphs[q] || !reach[q] || handled?.[q]) continue;
+        if (push(q, l) < threshold(l) * 0.8) continue;
+        glyphs[q] = 1;
+        owner[q] = l;
+        queue.push(q);
+      }
+  }
+  // Ink that runs on past the reach is the photo (a red wall, a blue sky): drop the region.
+  const edge = new Uint32Array(count + 1);
+  const leak = new Uint32Array(count + 1);
+  for (let p = 0; p < n; p++) {
+    if (!glyphs[p]) continue;
+    const l = owner[p]!;
+    const x = p % width;
+    for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
+      if (q < 0 || q >= n || glyphs[q]) continue;
+      edge[l]!++;
+      // Growth stopped here only at the reach's end (or another finder's pixels).
+      if (push(q, l) >= threshold(l) * 0.8) leak[l]!++;
+    }
+  }
+  for (let p = 0; p < n; p++) if (glyphs[p] && leak[owner[p]!]! > edge[owner[p]!]! * MAX_LEAK) glyphs[p] = 0;
+
+  // Drawn text is a row of separate glyphs of like size; a bright patch or a shadow the
+  // detector took for text is one blob with specks. Per region: at least MIN_GLYPHS pieces
+  // that each hold a real share of its ink, none of them most of it.
+  const pieces = components(glyphs, width, height);
+  const pieceSize = new Uint32Array(pieces.count + 1);
+  const pieceOwner = new Int32Array(pieces.count + 1);
+  const total = new Uint32Array(count + 1);
+  for (let p = 0; p < n; p++) {
+    const k = pieces.labels[p]!;
+    if (!k) continue;
+    pieceSize[k]!++;
+    pieceOwner[k] = owner[p]!;
+    total[owner[p]!]!++;
+  }
+  const glyphCount = new Uint32Array(count + 1);
+  const largest = new Uint32Array(count + 1);
+  for (let k = 1; k <= pieces.count; k++) {
+    const l = pieceOwner[k]!;
+    if (pieceSize[k]! >= Math.max(MIN_PIECE, total[l]! * PIECE_SHARE)) glyphCount[l]!++;
+    largest[l] = Math.max(largest[l]!, pieceSize[k]!);
+  }
+  const textual = new Uint8Array(count + 1);
+  for (let l = 1; l <= count; l++)
+    textual[l] = glyphCount[l]! >= MIN_GLYPHS && largest[l]! <= total[l]! * MAX_PIECE_SHARE ? 1 : 0;
+  for (let p = 0; p < n; p++) if (glyphs[p] && !textual[owner[p]!]) glyphs[p] = 0;
+  return glyphs.includes(1) ? growMask(glyphs, width, height, RIM) : null;
+}

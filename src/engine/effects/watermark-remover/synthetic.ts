@@ -1,0 +1,83 @@
+import sharp from "sharp";
+import { uniform } from "../../shared/random";
+
+/**
+ * Watermarks the remover was never tuned on, made on demand from a seed: a random font
+ * (the DejaVu families every Debian/Ubuntu machine has), weight, style, size, angle, colour,
+ * opacity, text and position, drawn over a clean photo. Tests and `npm run bench:watermark`
+ * use them so the remover is measured on the general case, not on its fixtures.
+ */
+export interface SyntheticMark {
+  seed: number;
+  text: string;
+  font: string;
+  bold: boolean;
+  italic: boolean;
+  /** Font size as a share of the photo's shorter side. */
+  size: number;
+  angle: number;
+  colour: string;
+  opacity: number;
+  /** Centre of the text as a share of the photo's width and height. */
+  x: number;
+  y: number;
+}
+
+const FONTS = ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono", "DejaVu Sans Condensed"];
+const TEXTS = [
+  "© Studio Lumen 2024",
+  "SAMPLE",
+  "PROOF",
+  "@northlight.photo",
+  "Stock Preview",
+  "© Anna Berg Photography",
+  "DO NOT COPY",
+  "www.pixfield.net",
+];
+/** White and black, and the colours credits come in. (Translucent grey and black are not found: RECIPE.md.) */
+const COLOURS = ["#ffffff", "#ffffff", "#000000", "#d01818", "#1a4fd0", "#f2d21b", "#18a040", "#ff7a00"];
+
+export function syntheticMark(seed: number): SyntheticMark {
+  const r = uniform(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+  const colour = pick(COLOURS);
+  return {
+    seed,
+    text: pick(TEXTS),
+    font: pick(FONTS),
+    bold: r() < 0.5,
+    italic: r() < 0.3,
+    size: 0.06 + r() * 0.08,
+    angle: r() < 0.5 ? 0 : Math.round(-35 + r() * 70),
+    colour,
+    // White marks from faint to opaque; black and coloured ones as credits draw them (a
+    // translucent black or a faint colour is a shadow to the finders, not ink).
+    opacity:
+      colour === "#ffffff" ? 0.4 + r() * 0.6 : colour === "#000000" ? 0.9 + r() * 0.1 : 0.6 + r() * 0.4,
+    x: 0.25 + r() * 0.5,
+    y: 0.15 + r() * 0.7,
+  };
+}
+
+const escapeXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The clean photo (any encoded image) with the mark drawn over it, as PNG. */
+export async function applyMark(clean: Uint8Array, mark: SyntheticMark): Promise<Buffer> {
+  const meta = await sharp(clean).metadata();
+  const width = meta.width!;
+  const height = meta.height!;
+  const px = Math.round(Math.min(width, height) * mark.size);
+  const cx = Math.round(width * mark.x);
+  const cy = Math.round(height * mark.y);
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<text x="${cx}" y="${cy}" text-anchor="middle" dominant-baseline="middle" ` +
+    `font-family="${mark.font}" font-size="${px}" font-weight="${mark.bold ? "bold" : "normal"}" ` +
+    `font-style="${mark.italic ? "italic" : "normal"}" fill="${mark.colour}" fill-opacity="${mark.opacity.toFixed(2)}" ` +
+    `transform="rotate(${mark.angle} ${cx} ${cy})">${escapeXml(mark.text)}</text></svg>`;
+  return sharp(clean)
+    .removeAlpha()
+    .composite([{ input: Buffer.from(svg), left: 0, top: 0 }])
+    .png()
+    .toBuffer();
+}
