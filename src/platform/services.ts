@@ -43,6 +43,7 @@ import type { WebhookReceiver } from "@/engine/providers/descriptor";
 import { createRenderer } from "@/engine/providers/setup";
 import { sanitizeUpload, UploadRejectedError } from "@/engine/sanitize-upload";
 import { Redis } from "ioredis";
+import { redisLimits } from "@/adapters/provider-limits/redis";
 import { RedisEventBus } from "@/adapters/events/redis";
 import { PrometheusMetrics } from "@/adapters/metrics/prometheus";
 import { BullmqQueue } from "@/adapters/queue/bullmq";
@@ -234,6 +235,17 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     // The admin's engine per effect, read per render: a switch needs no restart.
     engineFor: (effectId) => settings.current().effects[effectId]?.engine,
     log: (level, msg, extra) => log[level](extra ?? {}, msg),
+    // Several processes share one spend cap and one breaker per provider through Redis;
+    // a reservation of a process that dies mid-render lapses after the task's time limit.
+    ...(redis
+      ? {
+          limits: redisLimits(redis, {
+            prefix: env.QUEUE_NAME,
+            reservationTtlMs:
+              Math.max(env.TASK_TIMEOUT_SECONDS, env.ENGINE_RENDER_TIMEOUT_SECONDS) * 1000 + 60_000,
+          }),
+        }
+      : {}),
   });
   const renderer: Renderer = engine.renderer;
   // Input rules run where the models live: the render pool, or (a web process in

@@ -5,11 +5,11 @@ import {
   type RenderRequest,
   type RenderResult,
 } from "@/core/ports/renderer";
-import { CircuitBreaker } from "./circuit-breaker";
+import type { Breaker, BreakerPass, ProviderLimits, SpendLedger } from "@/core/ports/provider-limits";
 import { EFFECT_FINISHES } from "../effects/prompts";
 import { markAiGenerated } from "./provenance";
 import { ProviderCodes, type ProviderCode } from "./codes";
-import { SpendCap } from "./spend-cap";
+import { memoryLimits } from "./spend-cap";
 
 /**
  * Chooses the provider for each render and guards the hosted ones. The order of
@@ -72,21 +72,23 @@ export const routerError = (why: keyof typeof RouterReasons): EngineError =>
 export class ProviderRouter implements Renderer {
   readonly id = "router";
   private readonly providers = new Map<string, Renderer>();
-  private readonly breakers = new Map<string, CircuitBreaker>();
-  readonly spend: SpendCap;
+  private readonly breakers = new Map<string, Breaker>();
+  readonly spend: SpendLedger;
 
   constructor(
     providers: Renderer[],
     private readonly config: RouterConfig,
     private readonly log: RouterLog = () => undefined,
-    now: () => number = Date.now,
+    /** Where the spend caps and breakers live: this process (default) or shared (Redis). */
+    limits: ProviderLimits | (() => number) = memoryLimits(),
   ) {
+    const shared = typeof limits === "function" ? memoryLimits(limits) : limits;
     for (const p of providers) {
       this.providers.set(p.id, p);
       // The local engine has no outage to route around and nothing to fall back to.
-      if (p.id !== "local") this.breakers.set(p.id, new CircuitBreaker({ ...config.breaker, now }));
+      if (p.id !== "local") this.breakers.set(p.id, shared.breaker(p.id, config.breaker));
     }
-    this.spend = new SpendCap(config.dailyCap, now);
+    this.spend = shared.spend(config.dailyCap);
   }
 
   /** Candidate provider ids for an effect, in order, without repeats or unknown ids. */
@@ -109,7 +111,7 @@ export class ProviderRouter implements Renderer {
   }
 
   /** The breaker of a hosted provider (for tests and health output). */
-  breaker(id: string): CircuitBreaker | undefined {
+  breaker(id: string): Breaker | undefined {
     return this.breakers.get(id);
   }
 
@@ -126,30 +128,33 @@ export class ProviderRouter implements Renderer {
         continue;
       }
       const breaker = this.breakers.get(id);
-      const reservation = id === "local" ? null : this.spend.tryReserve(id, this.cost(id, request.route));
+      const reservation =
+        id === "local" ? null : await this.spend.tryReserve(id, this.cost(id, request.route));
       if (id !== "local" && !reservation) {
         skipped.push({ id, why: "spend cap reached" });
         continue;
       }
-      if (breaker && !breaker.tryPass()) {
-        reservation?.release();
+      const pass = breaker ? await breaker.tryPass() : null;
+      if (breaker && !pass) {
+        await reservation?.release();
         skipped.push({ id, why: "breaker open" });
         continue;
       }
+      const gate = breaker && pass ? { breaker, pass } : undefined;
       if (skipped.length)
         this.log("info", "provider fallback", { effectId: request.effectId, to: id, skipped });
       try {
         const result = await this.renderWithTimeout(provider, request, signal, onProgress);
-        reservation?.commit();
-        breaker?.onSuccess();
+        await reservation?.commit();
+        await gate?.breaker.onSuccess(gate.pass);
         if (id === "local") return result;
         // The effect's measurable promise (16 colours, a Letter page, a 3 x 3 grid) is kept
         // whatever rendered it, or the task fails with a refund; then the provenance marker.
         const finish = EFFECT_FINISHES[request.effectId];
         return await this.markGenerated(finish ? await finish(result, request) : result);
       } catch (err) {
-        reservation?.release();
-        throw this.settleFailure(id, breaker, err, signal);
+        await reservation?.release();
+        throw await this.settleFailure(id, gate, err, signal);
       }
     }
     this.log("warn", "no provider available", { effectId: request.effectId, skipped });
@@ -189,27 +194,27 @@ export class ProviderRouter implements Renderer {
   }
 
   /** Turns any failure into an EngineError and tells the provider's breaker about it. */
-  private settleFailure(
+  private async settleFailure(
     id: string,
-    breaker: CircuitBreaker | undefined,
+    gate: { breaker: Breaker; pass: BreakerPass } | undefined,
     err: unknown,
     signal?: AbortSignal,
-  ): EngineError {
+  ): Promise<EngineError> {
     if (signal?.aborted) {
       // The task's own deadline: the task runner reports it; it says nothing about the
       // provider (the task may have waited in our queue).
-      breaker?.onNeutral();
+      await gate?.breaker.onNeutral(gate.pass);
       return err instanceof EngineError ? err : routerError("timeout");
     }
     if (err instanceof EngineError) {
       // Retryable failures are the provider's (outage, 429/5xx after retries, timeout, a
       // rejected key); the others are about this request (a refused photo).
-      if (err.retryable) breaker?.onFailure();
-      else breaker?.onSuccess();
+      if (err.retryable) await gate?.breaker.onFailure(gate.pass);
+      else await gate?.breaker.onSuccess(gate.pass);
       this.log(err.retryable ? "warn" : "info", "render failed", { provider: id, reason: err.reason });
       return err;
     }
-    breaker?.onFailure();
+    await gate?.breaker.onFailure(gate.pass);
     this.log("error", "render crashed", { provider: id, err: String(err) });
     return routerError("unexpected");
   }

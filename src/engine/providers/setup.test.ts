@@ -103,8 +103,8 @@ describe("engine configuration", () => {
       ],
     });
     // 2 x 0.039 spent of 0.12: one more v1 image fits, a v2 image (0.08) does not.
-    expect(setup.router!.spend.tryReserve("fal", 0.08)).toBeNull();
-    expect(setup.router!.spend.tryReserve("fal", 0.039)).not.toBeNull();
+    expect(await setup.router!.spend.tryReserve("fal", 0.08)).toBeNull();
+    expect(await setup.router!.spend.tryReserve("fal", 0.039)).not.toBeNull();
   });
 
   it("keeps photos on the operator's hardware: ComfyUI first, and no third party in its default fallback", () => {

@@ -1,5 +1,6 @@
 import { EnvError, type Env } from "@/config/env";
 import { EFFECTS } from "@/core/catalogue";
+import type { ProviderLimits } from "@/core/ports/provider-limits";
 import type { Renderer } from "@/core/ports/renderer";
 import type { WebhookReceiver } from "./descriptor";
 import type { RetryPolicy } from "./http";
@@ -38,6 +39,8 @@ export interface RendererDeps {
   /** The runtime settings' engine for an effect (the admin's choice), over ENGINE_OVERRIDES. */
   engineFor?: (effectId: string) => string | undefined;
   log?: RouterLog;
+  /** Spend caps and breakers shared by every process (Redis in scale-out); default: this process. */
+  limits?: ProviderLimits;
 }
 
 /** The engine settings resolved from Env: which provider, overrides and fallback. */
@@ -84,7 +87,7 @@ export async function createRenderer(env: Env, deps: RendererDeps): Promise<Rend
     dailyCap: Object.fromEntries(configured.map((p) => [p.id, p.dailyCap(env)])),
     ...(deps.engineFor ? { engineFor: deps.engineFor } : {}),
   };
-  const router = new ProviderRouter(renderers, config, log);
+  const router = new ProviderRouter(renderers, config, log, deps.limits);
   if (deps.imagesToday) await seedSpend(router, env, await deps.imagesToday());
   log("info", "image engine", {
     engine: choice.engine,
@@ -185,10 +188,12 @@ async function seedSpend(
   env: Env,
   rows: Array<{ provider: string; model: string; count: number }>,
 ): Promise<void> {
+  const spent = new Map<string, number>();
   for (const r of rows) {
     const p = providerById(r.provider);
     if (!p || p.id === "local" || !p.configured(env)) continue;
     const route = r.model === p.models(env).v2 && p.models(env).v2 !== p.models(env).v1 ? "v2" : "v1";
-    router.spend.seed(r.provider, r.count * router.cost(r.provider, route));
+    spent.set(r.provider, (spent.get(r.provider) ?? 0) + r.count * router.cost(r.provider, route));
   }
+  for (const [provider, amount] of spent) await router.spend.atLeast(provider, amount);
 }

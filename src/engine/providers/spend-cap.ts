@@ -1,27 +1,21 @@
-/**
- * A daily spend cap per provider: the cost of the images rendered today (UTC), each at
- * its configured cost per image. A render reserves its cost before it starts, so
- * concurrent renders cannot pass the cap together; a failed render gives its reservation
- * back (hosted providers bill the images they deliver). Past the cap the router uses the
- * fallback.
- *
- * The sums live in memory, seeded at start-up from the images stored today, so a restart
- * does not reset them; several API processes each keep their own, so set the cap per
- * process.
- */
+import type { ProviderLimits, Reservation, SpendLedger } from "@/core/ports/provider-limits";
+import { CircuitBreaker } from "./circuit-breaker";
 
-/** A held reservation: commit after a success, release after a failure. */
-export interface Reservation {
-  commit(): void;
-  release(): void;
-}
+/**
+ * A daily spend cap per provider, in this process: the cost of the images rendered today
+ * (UTC), each at its configured cost per image. A render reserves its cost before it starts,
+ * so concurrent renders cannot pass the cap together; a failed render gives its reservation
+ * back (hosted providers bill the images they deliver). Past the cap the router uses the
+ * fallback. Seeded at start-up from the images stored today, so a restart does not reset it.
+ * With REDIS_URL the Redis ledger (src/adapters/provider-limits) is shared by every process.
+ */
 
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
 /** Rounding slack, so that three 0.1 images fit a 0.3 cap. */
-const EPSILON = 1e-9;
+export const SPEND_EPSILON = 1e-9;
 
-export class SpendCap {
+export class SpendCap implements SpendLedger {
   private day: string;
   private readonly spent = new Map<string, number>();
   private readonly reserved = new Map<string, number>();
@@ -34,29 +28,26 @@ export class SpendCap {
     this.day = utcDay(this.now());
   }
 
-  /** Adds spend that happened earlier today (start-up: images already stored). */
-  seed(provider: string, amount: number): void {
+  async atLeast(provider: string, amount: number): Promise<void> {
     this.rollOver();
-    this.add(this.spent, provider, amount);
+    this.spent.set(provider, Math.max(this.spent.get(provider) ?? 0, amount));
   }
 
-  /** Today's committed spend. */
-  spentToday(provider: string): number {
+  async spentToday(provider: string): Promise<number> {
     this.rollOver();
     return this.spent.get(provider) ?? 0;
   }
 
-  /** Reserves `cost`, or returns null if that would pass the provider's cap. */
-  tryReserve(provider: string, cost: number): Reservation | null {
+  async tryReserve(provider: string, cost: number): Promise<Reservation | null> {
     this.rollOver();
     const cap = this.dailyCap[provider];
     const committed = this.spent.get(provider) ?? 0;
     const pending = this.reserved.get(provider) ?? 0;
-    if (cap !== undefined && committed + pending + cost > cap + EPSILON) return null;
+    if (cap !== undefined && committed + pending + cost > cap + SPEND_EPSILON) return null;
     this.add(this.reserved, provider, cost);
     const day = this.day;
     let settled = false;
-    const settle = (commit: boolean) => {
+    const settle = async (commit: boolean) => {
       if (settled) return;
       settled = true;
       this.rollOver();
@@ -79,4 +70,12 @@ export class SpendCap {
     this.spent.clear();
     this.reserved.clear();
   }
+}
+
+/** The limits of a single process (no REDIS_URL). */
+export function memoryLimits(now: () => number = Date.now): ProviderLimits {
+  return {
+    spend: (dailyCap) => new SpendCap(dailyCap, now),
+    breaker: (_provider, opts) => new CircuitBreaker(opts, now),
+  };
 }
