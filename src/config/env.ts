@@ -64,6 +64,10 @@ export const envSchema = z.object({
   /** Consecutive provider failures that send effects to the fallback, and for how long. */
   ENGINE_BREAKER_THRESHOLD: positiveInt.default(5),
   ENGINE_BREAKER_COOLDOWN_SECONDS: positiveInt.default(60),
+  /** Content safety: every input photo and every generative output is checked for nudity and sexual content. */
+  NSFW_CHECK: bool.default(true),
+  /** Refused at or above this probability of explicit content (NSFWJS porn + hentai). */
+  NSFW_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.7),
   FAL_KEY: z.string().min(1).optional(),
   /** Origin that replaces every fal host (tests' fake server). */
   FAL_BASE_URL: z.url().optional(),

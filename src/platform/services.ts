@@ -34,7 +34,7 @@ import {
   type TaskDeps,
 } from "@/core/task-lifecycle";
 import { RenderTimes, TaskStatusCache } from "@/core/task-status";
-import type { Renderer } from "@/core/ports/renderer";
+import type { Renderer, RenderResult } from "@/core/ports/renderer";
 import { ImageRefusedError, type ImageSanitizer } from "@/core/ports/image-sanitizer";
 import { sweepStaleUploads } from "@/core/uploads";
 import { createEnginePool, type EnginePool } from "@/engine/providers/local/pool";
@@ -219,6 +219,12 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   const gate = new PlanGate({ db, pricing, subscriberCap: env.SUBSCRIBER_UPLOAD_CAP, botCheck });
 
   let pool: EnginePool | undefined;
+  // Input rules and the content-safety screen run where the models live: the render pool,
+  // or (a web process in scale-out, or tests with their own renderer) one thread started on
+  // first need.
+  let checkPool: EnginePool | undefined;
+  const modelPool = () => pool ?? (checkPool ??= createEnginePool({ threads: 1 }));
+  const nsfwThreshold = env.NSFW_CHECK ? env.NSFW_THRESHOLD : null;
   // The local engine alone unless a hosted provider is configured (docs/PROVIDERS.md).
   const engine = await createRenderer(env, {
     // A web process in scale-out mode renders nothing: no engine threads there.
@@ -235,6 +241,17 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     // The admin's engine per effect, read per render: a switch needs no restart.
     engineFor: (effectId) => settings.current().effects[effectId]?.engine,
     log: (level, msg, extra) => log[level](extra ?? {}, msg),
+    // Every generative output is screened for explicit content (a flagged one fails, refunded).
+    ...(nsfwThreshold !== null
+      ? {
+          screenOutput: (r: RenderResult) =>
+            modelPool().screen({
+              images: [{ bytes: r.bytes, mime: r.mime }],
+              threshold: nsfwThreshold,
+              kind: "output",
+            }),
+        }
+      : {}),
     // Several processes share one spend cap and one breaker per provider through Redis;
     // a reservation of a process that dies mid-render lapses after the task's time limit.
     ...(redis
@@ -248,12 +265,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       : {}),
   });
   const renderer: Renderer = engine.renderer;
-  // Input rules run where the models live: the render pool, or (a web process in
-  // scale-out, or tests with their own renderer) one thread started on first need.
-  let checkPool: EnginePool | undefined;
-  const inputRules: InputRules = poolInputRules(
-    () => pool ?? (checkPool ??= createEnginePool({ threads: 1 })),
-  );
+  const inputRules: InputRules = poolInputRules(modelPool, nsfwThreshold);
 
   const onJobError = (taskId: string, err: unknown) =>
     log.error({ taskId, err: String(err) }, "task job failed");

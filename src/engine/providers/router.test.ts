@@ -253,4 +253,21 @@ describe("ProviderRouter output", () => {
     expect((err as EngineError).code).toBe("providerBadOutput");
     expect((err as EngineError).reason).toMatch(/3 x 3 grid/);
   });
+
+  it("withholds a generative output the content screen flags: the task fails with its code, the provider is not blamed", async () => {
+    const fal = fakeProvider("fal");
+    const router = new ProviderRouter([fal, fakeProvider("local")], {
+      ...baseConfig,
+      fallback: ["local"],
+      screenOutput: async (r) => {
+        if (r.provider === "fal") throw new EngineError("withheld", false, "nsfw");
+      },
+    });
+    for (let i = 0; i < 6; i++) {
+      const err = await router.render(request()).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: "nsfw", retryable: false });
+    }
+    // Not the provider's failure: its breaker stays closed, later tasks still go to it.
+    expect(await router.breaker("fal")!.state()).toBe("closed");
+  });
 });

@@ -41,6 +41,11 @@ export interface RouterConfig {
   dailyCap: Record<string, number | undefined>;
   /** The runtime settings' provider for an effect (read per render), over `overrides`. */
   engineFor?: (effectId: string) => string | undefined;
+  /**
+   * Content safety for what a generative backend returns: rejects (an EngineError, not
+   * retryable) when the image must not be delivered; the task fails with a refund.
+   */
+  screenOutput?: (result: RenderResult) => Promise<void>;
 }
 
 export type RouterLog = (
@@ -151,7 +156,9 @@ export class ProviderRouter implements Renderer {
         // The effect's measurable promise (16 colours, a Letter page, a 3 x 3 grid) is kept
         // whatever rendered it, or the task fails with a refund; then the provenance marker.
         const finish = EFFECT_FINISHES[request.effectId];
-        return await this.markGenerated(finish ? await finish(result, request) : result);
+        const finished = finish ? await finish(result, request) : result;
+        await this.config.screenOutput?.(finished);
+        return await this.markGenerated(finished);
       } catch (err) {
         await reservation?.release();
         throw await this.settleFailure(id, gate, err, signal);

@@ -1,7 +1,7 @@
 import { EnvError, type Env } from "@/config/env";
 import { EFFECTS } from "@/core/catalogue";
 import type { ProviderLimits } from "@/core/ports/provider-limits";
-import type { Renderer } from "@/core/ports/renderer";
+import type { Renderer, RenderResult } from "@/core/ports/renderer";
 import type { WebhookReceiver } from "./descriptor";
 import type { RetryPolicy } from "./http";
 import { ProviderRouter, type RouterConfig, type RouterLog } from "./router";
@@ -41,6 +41,8 @@ export interface RendererDeps {
   log?: RouterLog;
   /** Spend caps and breakers shared by every process (Redis in scale-out); default: this process. */
   limits?: ProviderLimits;
+  /** Content safety for generative outputs: rejects with an EngineError to fail the task (refunded). */
+  screenOutput?: (result: RenderResult) => Promise<void>;
 }
 
 /** The engine settings resolved from Env: which provider, overrides and fallback. */
@@ -86,6 +88,7 @@ export async function createRenderer(env: Env, deps: RendererDeps): Promise<Rend
     costPerImage: Object.fromEntries(configured.map((p) => [p.id, p.cost(env)])),
     dailyCap: Object.fromEntries(configured.map((p) => [p.id, p.dailyCap(env)])),
     ...(deps.engineFor ? { engineFor: deps.engineFor } : {}),
+    ...(deps.screenOutput ? { screenOutput: deps.screenOutput } : {}),
   };
   const router = new ProviderRouter(renderers, config, log, deps.limits);
   if (deps.imagesToday) await seedSpend(router, env, await deps.imagesToday());

@@ -4,12 +4,7 @@ import { useState } from "react";
 import { toast } from "sonner";
 import dynamic from "next/dynamic";
 import type { ClientEffect, ExamplePair } from "@/core/catalogue";
-import {
-  OUTPAINT_EDGES,
-  OUTPAINT_MAX_SIDE,
-  outpaintSize,
-  type OutpaintEdge,
-} from "@/core/catalogue-constants";
+import { OUTPAINT_EDGES, type OutpaintEdge } from "@/core/catalogue-constants";
 import { useAccount } from "@/ui/account/account-store";
 import { ExamplesCarousel } from "@/ui/gallery/ExamplesCarousel";
 import { Button } from "@/ui/primitives/Button";

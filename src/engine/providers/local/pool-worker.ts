@@ -7,6 +7,8 @@
 import { engineDebugDelayMs } from "@/config/env";
 import { LOCAL_INPUT_CHECKS } from "../../effects/local";
 import { LocalProvider } from "./local-provider";
+import { explicitShare, nsfwScores } from "../../vision/nsfw";
+import { nsfwError } from "./safety";
 import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 
 const provider = new LocalProvider();
@@ -35,6 +37,26 @@ export default async function renderInWorker(request: RenderRequest): Promise<Wo
 export async function check(request: RenderRequest): Promise<CheckAnswer> {
   try {
     await LOCAL_INPUT_CHECKS[request.effectId]?.(request);
+    return { ok: true };
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+/** A content-safety screen: every image under the threshold of explicit content, or refused. */
+export interface ScreenRequest {
+  images: RenderRequest["images"];
+  threshold: number;
+  /** "input": the user's photo (refused before charging); "output": a generated image. */
+  kind: "input" | "output";
+}
+
+export async function screen(request: ScreenRequest): Promise<CheckAnswer> {
+  try {
+    for (const image of request.images) {
+      const share = explicitShare(await nsfwScores(image.bytes));
+      if (share >= request.threshold) throw nsfwError(request.kind);
+    }
     return { ok: true };
   } catch (err) {
     return refusal(err);

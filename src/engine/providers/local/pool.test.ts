@@ -59,4 +59,16 @@ describe("engine pool (worker threads)", () => {
       images: [{ bytes: portrait, mime: "image/jpeg" }],
     });
   }, 60_000);
+
+  it("screens photos for explicit content in the worker: passes ordinary photos, refuses at the threshold with code nsfw", async () => {
+    const images = [{ bytes: cat, mime: "image/png" }];
+    await expect(pool.screen({ images, threshold: 0.7, kind: "input" })).resolves.toBeUndefined();
+    // A threshold every photo reaches stands in for an explicit one (no such fixture is kept).
+    const err = await pool.screen({ images, threshold: 1e-6, kind: "input" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err).toMatchObject({ code: "nsfw", retryable: false });
+    expect((err as EngineError).reason).toMatch(/nudity or sexual content/);
+    const out = await pool.screen({ images, threshold: 1e-6, kind: "output" }).catch((e: unknown) => e);
+    expect((out as EngineError).reason).toMatch(/result was withheld/);
+  }, 60_000);
 });

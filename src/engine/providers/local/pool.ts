@@ -1,13 +1,15 @@
 import path from "node:path";
 import { Piscina } from "piscina";
 import { LOCAL_EFFECTS } from "../../effects/local";
-import type { CheckAnswer, WorkerAnswer } from "./pool-worker";
+import type { CheckAnswer, ScreenRequest, WorkerAnswer } from "./pool-worker";
 import { EngineError, type Renderer, type RenderRequest } from "@/core/ports/renderer";
 
 /** The local engine as a Renderer that renders off the web server's event loop, in worker threads. */
 export interface EnginePool extends Renderer {
   /** Checks the request's input rules (effects' rules.ts); rejects with their EngineError. */
   check(req: RenderRequest): Promise<void>;
+  /** Content safety (vision/nsfw.ts): rejects with an EngineError (code "nsfw") at the threshold. */
+  screen(req: ScreenRequest): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,10 @@ export function createEnginePool(opts: { threads: number }): EnginePool {
     },
     async check(req) {
       const answer = (await pool.run(req, { name: "check" })) as CheckAnswer;
+      if (!answer.ok) throw refusal(answer.engineError);
+    },
+    async screen(req) {
+      const answer = (await pool.run(req, { name: "screen" })) as CheckAnswer;
       if (!answer.ok) throw refusal(answer.engineError);
     },
     close: () => pool.destroy(),
