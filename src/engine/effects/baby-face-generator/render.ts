@@ -1,116 +1,49 @@
-import { personMatte } from "../../vision/human";
-import { encodePng, transformRaw, type EffectOutput, type RawImage } from "../../shared/image-io";
+import sharp from "sharp";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { babyShape, centroid, dist, FACE_OVAL, LEFT_EYE, MARKS, RIGHT_EYE } from "./baby-shape";
-import type { Pt } from "../../shared/warp/delaunay";
-import { inspect, type Parent } from "./rules";
-import { smoothSkin } from "./skin";
-import { applySim, fitSimilarity, invertSim, warpPiecewise, type WarpSource } from "../../shared/warp/warp";
+import type { EffectOutput } from "../../shared/image-io";
+import { babySvg, SIZE } from "./portrait";
+import { inspect } from "./rules";
+import { combine, traitsOf, type Rgb } from "./traits";
 
 /**
- * Baby face generator: two parents' faces (two photos, or one photo of the couple) are
- * aligned on their meshes, morphed into one face (mean shape, cross-dissolved texture), given
- * baby proportions and smoother skin, and framed as a square portrait on a soft background.
+ * Baby face generator, local engine: an illustrated baby portrait (portrait.ts) in the
+ * parents' combined skin tone, hair and eye colour (traits.ts), with infant proportions.
+ * The earlier version morphed the parents' own faces into a smaller one: reviewers found it
+ * creepy (an adult face shrunk, glasses doubled, the beard kept). Drawing the baby keeps
+ * nothing of the adults' pixels. A hosted model draws a photographic baby.
  */
-export const OUTPUT = 768;
-/** Where the aligned eyes sit in the output (fractions of its side). */
-const EYES = { y: 0.46, halfGap: 0.12 } as const;
-/** Face width in source pixels that the warp samples from (close to its width in the output). */
-const SOURCE_FACE_WIDTH = 420;
-const BACKGROUND: readonly [number, number, number] = [238, 228, 220];
+export const OUTPUT = SIZE;
 
-/** The source shrunk (or enlarged) so the face is about as wide as it will be drawn, with its matte. */
-async function prepare(p: Parent): Promise<{ image: RawImage; mesh: Pt[] }> {
-  const mesh0 = p.face.mesh.map(([x, y]): Pt => [x, y]);
-  const k = Math.min(1.5, SOURCE_FACE_WIDTH / dist(mesh0[MARKS.face[0]]!, mesh0[MARKS.face[1]]!));
-  const width = Math.max(1, Math.round(p.image.width * k));
-  const height = Math.max(1, Math.round(p.image.height * k));
-  const rgb = await transformRaw(p.image, (img) => img.resize(width, height, { kernel: "lanczos3" }));
-  const { alpha } = await personMatte(rgb);
-  const data = Buffer.alloc(width * height * 4);
-  for (let i = 0; i < width * height; i++) {
-    data[i * 4] = rgb.data[i * 3]!;
-    data[i * 4 + 1] = rgb.data[i * 3 + 1]!;
-    data[i * 4 + 2] = rgb.data[i * 3 + 2]!;
-    data[i * 4 + 3] = alpha[i]!;
-  }
-  const sx = width / p.image.width;
-  const sy = height / p.image.height;
-  return { image: { data, width, height, channels: 4 }, mesh: mesh0.map(([x, y]) => [x * sx, y * sy]) };
-}
+/** Below this chroma on both parents' skin, the photos are black-and-white or toned. */
+const MONOCHROME_CHROMA = 10;
 
-/** Points around the face oval, pushed out from its centre: they carry the hair and neck along. */
-function ring(shape: readonly Pt[], by: number): Pt[] {
-  const c = centroid(shape, FACE_OVAL);
-  return FACE_OVAL.map((i) => [c[0] + (shape[i]![0] - c[0]) * by, c[1] + (shape[i]![1] - c[1]) * by]);
-}
+const chroma = (c: Rgb) => Math.max(...c) - Math.min(...c);
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const found = await inspect(req);
-  const sources = await Promise.all(found.map(prepare));
-
-  // 1. Align: the first face's eyes onto the template, the second face onto the first (all points).
-  const eyesOf = (m: Pt[]) => [centroid(m, RIGHT_EYE), centroid(m, LEFT_EYE)];
-  const template: Pt[] = [
-    [OUTPUT * (0.5 - EYES.halfGap), OUTPUT * EYES.y],
-    [OUTPUT * (0.5 + EYES.halfGap), OUTPUT * EYES.y],
+  const parents = await inspect(req);
+  const [a, b] = parents.map((p) => traitsOf(p.image, p.face)) as [
+    ReturnType<typeof traitsOf>,
+    ReturnType<typeof traitsOf>,
   ];
-  const simA = fitSimilarity(eyesOf(sources[0]!.mesh), template);
-  const alignedA = sources[0]!.mesh.map((p) => applySim(simA, p));
-  const simB = fitSimilarity(sources[1]!.mesh, alignedA);
-  const sims = [simA, simB];
-  const aligned = [alignedA, sources[1]!.mesh.map((p) => applySim(simB, p))];
-
-  // 2. Mean shape, then baby proportions.
-  const mean: Pt[] = alignedA.map(([x, y], i) => [
-    (x + aligned[1]![i]![0]) / 2,
-    (y + aligned[1]![i]![1]) / 2,
-  ]);
-  const baby = babyShape(mean);
-
-  // 3. Warp both faces onto the baby shape; two rings around the face and the frame's border
-  //    carry the surroundings along smoothly.
-  const border: Pt[] = [];
-  for (let k = 0; k <= 4; k++) {
-    const t = (OUTPUT * k) / 4;
-    border.push([t, 0], [t, OUTPUT]);
-    if (k > 0 && k < 4) border.push([0, t], [OUTPUT, t]);
+  const greyA = chroma(a.skin) < MONOCHROME_CHROMA;
+  const greyB = chroma(b.skin) < MONOCHROME_CHROMA;
+  const mono = greyA && greyB;
+  // A black-and-white photo beside a colour one says nothing about colour: the colour
+  // parent's skin, hair and eye colours are used.
+  const traits = greyA && !greyB ? combine(b, b) : greyB && !greyA ? combine(a, a) : combine(a, b);
+  // An old black-and-white or sepia couple: drawn in a neutral palette, then toned like their photo.
+  const drawn = mono
+    ? { ...traits, skin: [224, 180, 150] as Rgb, eye: [88, 62, 44] as Rgb, hair: [96, 70, 50] as Rgb }
+    : traits;
+  let img = sharp(Buffer.from(babySvg(drawn, req.seed))).flatten({ background: "#ffffff" });
+  if (mono) {
+    const tone = traits.skin;
+    const l = Math.max(1, (tone[0] + tone[1] + tone[2]) / 3);
+    img = img
+      .greyscale()
+      .toColourspace("srgb")
+      .tint({ r: (tone[0] / l) * 160, g: (tone[1] / l) * 160, b: (tone[2] / l) * 160 });
   }
-  const target = [...baby, ...ring(baby, 1.25), ...ring(baby, 1.6), ...border];
-  const warpSources: WarpSource[] = sources.map((s, k) => {
-    const back = invertSim(sims[k]!);
-    const own = aligned[k]!;
-    return {
-      image: s.image,
-      points: [
-        ...s.mesh,
-        ...[...ring(own, 1.25), ...ring(own, 1.6), ...border].map((p) => applySim(back, p)),
-      ],
-    };
-  });
-  const [wa, wb] = warpPiecewise(target, warpSources, OUTPUT, OUTPUT);
-
-  // 4. Cross-dissolve the two faces. Only the head is kept (where both mattes agree, inside an
-  //    oval from the crown to just below the chin): adult hair lengths and clothes would not
-  //    suit a baby. It fades into a soft nursery background, like an old vignetted portrait.
-  const w = dist(baby[MARKS.face[0]]!, baby[MARKS.face[1]]!);
-  const top = baby[10]![1] - 0.3 * w;
-  const bottom = baby[152]![1] + 0.2 * w;
-  const head = { x: (baby[MARKS.face[0]]![0] + baby[MARKS.face[1]]![0]) / 2, y: (top + bottom) / 2 };
-  const radii = { x: 0.66 * w, y: (bottom - top) / 2 };
-  const rgb = Buffer.alloc(OUTPUT * OUTPUT * 3);
-  for (let i = 0; i < OUTPUT * OUTPUT; i++) {
-    const x = i % OUTPUT;
-    const y = (i - x) / OUTPUT;
-    const r = Math.hypot((x - head.x) / radii.x, (y - head.y) / radii.y);
-    const oval = Math.max(0, Math.min(1, (1.06 - r) / 0.2));
-    const a = (Math.min(wa!.data[i * 4 + 3]!, wb!.data[i * 4 + 3]!) / 255) * oval;
-    const shade = 1 - 0.1 * Math.min(1, Math.hypot(x / OUTPUT - 0.5, y / OUTPUT - 0.45) * 1.6);
-    for (let c = 0; c < 3; c++) {
-      const face = (wa!.data[i * 4 + c]! + wb!.data[i * 4 + c]!) / 2;
-      rgb[i * 3 + c] = Math.round(face * a + BACKGROUND[c]! * shade * (1 - a));
-    }
-  }
-  const smooth = await smoothSkin({ data: rgb, width: OUTPUT, height: OUTPUT, channels: 3 }, baby);
-  return encodePng(smooth);
+  const bytes = await img.png().toBuffer();
+  return { bytes: new Uint8Array(bytes), width: SIZE, height: SIZE };
 }
