@@ -1,6 +1,41 @@
 import { describe, expect, it } from "vitest";
 import { meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
-import { MARGIN, PAGE, REFERENCE, render } from "./render";
+import sharp from "sharp";
+import { sobel } from "../../shared/edges";
+import { detectFaces } from "../../vision/human";
+import { drawingBox, MARGIN, PAGE, REFERENCE, render } from "./render";
+
+/** Black pixels of the page inside the drawing (the frame's 8 px left out). */
+function linePixels(img: Raw, box: ReturnType<typeof drawingBox>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let y = 8; y < box.height - 8; y++)
+    for (let x = 8; x < box.width - 8; x++)
+      if (img.data[((box.top + y) * img.width + box.left + x) * 3]! < 128) out.push([x, y]);
+  return out;
+}
+
+/**
+ * The photo's strong edges at drawing size, computed here independently of the render: Sobel
+ * magnitude of a softened grey copy, its strongest 15 %, grown by `reach` px.
+ */
+async function strongEdges(bytes: Buffer, w: number, h: number, reach: number): Promise<Uint8Array> {
+  const grey = await sharp(bytes).resize(w, h, { fit: "fill" }).greyscale().blur(1.5).raw().toBuffer();
+  const { mag } = sobel(grey, w, h);
+  const sorted = Float32Array.from(mag).sort();
+  const t = sorted[Math.floor(sorted.length * 0.85)]!;
+  const near = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      if (mag[y * w + x]! < t) continue;
+      for (let dy = -reach; dy <= reach; dy++)
+        for (let dx = -reach; dx <= reach; dx++) {
+          const yy = y + dy;
+          const xx = x + dx;
+          if (yy >= 0 && yy < h && xx >= 0 && xx < w) near[yy * w + xx] = 1;
+        }
+    }
+  return near;
+}
 
 /** Connected white regions (4-neighbour) inside a rectangle: how many areas there are to colour. */
 function whiteRegions(img: Raw, x0: number, y0: number, x1: number, y1: number): number {
@@ -79,4 +114,60 @@ describe("coloring-page", () => {
       );
     expect(meanSaturation({ ...corner, data, width: cw, height: ch })).toBeGreaterThan(0.15);
   });
+
+  it.each([
+    "portrait-male-2.jpg",
+    "pet-1-cat.png",
+    "landscape-1-meadow-cc0.jpg",
+    "old-bw-1-migrant-mother-1936.jpg",
+  ])(
+    "draws the photo's own outlines, not blob boundaries: most line pixels lie on its strong edges (%s)",
+    async (name) => {
+      const input = await photo(name, 900);
+      const img = await raw((await render(request("coloring-page", input))).bytes);
+      const meta = await sharp(input).metadata();
+      const box = drawingBox(meta.width!, meta.height!);
+      const lines = linePixels(img, box);
+      expect(lines.length).toBeGreaterThan(box.width * box.height * 0.01);
+      const near = await strongEdges(input, box.width, box.height, 4);
+      const onEdges = lines.filter(([x, y]) => near[y * box.width + x]).length / lines.length;
+      expect(onEdges).toBeGreaterThan(0.75);
+    },
+    60_000,
+  );
+
+  it("keeps a face recognisable: lines at both eyes and the mouth, little inside the cheeks", async () => {
+    const input = await photo("portrait-female-1.jpg", 900);
+    const img = await raw((await render(request("coloring-page", input))).bytes);
+    const meta = await sharp(input).metadata();
+    const box = drawingBox(meta.width!, meta.height!);
+    const face = (await detectFaces(input)).faces[0]!;
+    const at = (i: number): [number, number] => [
+      box.left + face.mesh[i]![0] * box.scale,
+      box.top + face.mesh[i]![1] * box.scale,
+    ];
+    const r = face.box[2] * box.scale * 0.07;
+    const ink = ([cx, cy]: [number, number]) => {
+      let n = 0;
+      let k = 0;
+      for (let y = Math.round(cy - r); y <= cy + r; y++)
+        for (let x = Math.round(cx - r); x <= cx + r; x++, k++)
+          if (img.data[(y * img.width + x) * 3]! < 128) n++;
+      return n / k;
+    };
+    // Eye centres (468-mesh 159/386 upper lids, 145/374 lower), the mouth (13/14), the cheeks (205/425).
+    const mid = (a: number, b: number): [number, number] => {
+      const p = at(a);
+      const q = at(b);
+      return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+    };
+    const eyes = [ink(mid(159, 145)), ink(mid(386, 374))];
+    const mouth = ink(mid(13, 14));
+    const cheeks = [ink(at(205)), ink(at(425))];
+    const detail = JSON.stringify({ eyes, mouth, cheeks });
+    for (const v of [...eyes, mouth]) expect(v, detail).toBeGreaterThan(0.04);
+    // Skin is paper to colour: the cheeks hold far less ink than the features (a lock of hair
+    // may cross one).
+    expect((cheeks[0]! + cheeks[1]!) / 2, detail).toBeLessThan(Math.min(...eyes, mouth) / 2);
+  }, 60_000);
 });
