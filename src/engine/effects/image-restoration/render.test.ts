@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { correlation, grayAt, photo, raw, request } from "../../shared/test-utils";
-import { meanChroma, render } from "./render";
+import { isMonochrome, meanChroma, render } from "./render";
 
 describe("image-restoration", () => {
   it("upscales 2x and colourises a black-and-white photo while keeping its structure", async () => {
@@ -78,4 +78,62 @@ describe("image-restoration", () => {
     };
     expect(hf(out.data)).toBeLessThan(hf(noisy) * 0.6);
   });
+
+  it("colourises a sepia-toned photo: the tint goes, skin and background get distinct hues, the picture stays", async () => {
+    const input = await photo("old-toned-1-sepia-migrant-mother.jpg", 700);
+    const src = await raw(input);
+    expect(isMonochrome(src.data)).toBe(true);
+    const out = await render(request("image-restoration", input));
+    const img = await raw(out.bytes);
+    // Hues of the pixels with some colour, in 12 bins of 30 degrees: at least two separated
+    // clusters (warm skin, a cool backdrop) each holding a real share.
+    const bins = new Array<number>(12).fill(0);
+    let coloured = 0;
+    for (let i = 0; i < img.data.length; i += 3 * 5) {
+      const [r, g, b] = [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
+      const max = Math.max(r, g, b);
+      const min = Math.min(r, g, b);
+      if (max - min < 10) continue;
+      let h =
+        max === r
+          ? ((g - b) / (max - min)) % 6
+          : max === g
+            ? (b - r) / (max - min) + 2
+            : (r - g) / (max - min) + 4;
+      h = (h * 60 + 360) % 360;
+      bins[Math.floor(h / 30)]!++;
+      coloured++;
+    }
+    const shares = bins.map((v) => v / coloured);
+    const clusters = shares.map((v, k) => ({ k, v })).filter((b) => b.v > 0.08);
+    const spread = Math.max(
+      ...clusters.map((a) =>
+        Math.max(...clusters.map((b) => Math.min(Math.abs(a.k - b.k), 12 - Math.abs(a.k - b.k)))),
+      ),
+    );
+    expect(spread, JSON.stringify(shares.map((v) => v.toFixed(2)))).toBeGreaterThanOrEqual(4); // 120 degrees or more apart
+    // The same picture: its luminance follows the input's.
+    expect(correlation(await grayAt(input, 64, 64), await grayAt(out.bytes, 64, 64))).toBeGreaterThan(0.9);
+  }, 60_000);
+
+  it("leaves a colour photo's colours alone, even a warm one that is mostly one hue", async () => {
+    for (const name of ["portrait-male-2.jpg", "object-coffee.png", "pet-1-cat.png"]) {
+      const input = await photo(name, 600);
+      const src = await raw(input);
+      expect(isMonochrome(src.data), name).toBe(false);
+      const img = await raw(
+        await sharp(Buffer.from((await render(request("image-restoration", input))).bytes))
+          .resize(src.width, src.height)
+          .png()
+          .toBuffer(),
+      );
+      let diff = 0;
+      for (let i = 0; i < src.data.length; i += 3) {
+        // Chroma direction (r - g, g - b) before and after: a recolouring moves it.
+        diff += Math.abs(src.data[i]! - src.data[i + 1]! - (img.data[i]! - img.data[i + 1]!));
+        diff += Math.abs(src.data[i + 1]! - src.data[i + 2]! - (img.data[i + 1]! - img.data[i + 2]!));
+      }
+      expect(diff / (src.data.length / 3) / 2, name).toBeLessThan(8);
+    }
+  }, 60_000);
 });
