@@ -83,7 +83,6 @@ export function babySvg(t: Traits, seed: number): string {
   const skinShade = scale(skin, 0.82);
   const blush = mix(skin, [235, 110, 110], 0.35);
   const hair = t.hair ?? mix(skin, [110, 80, 55], 0.6);
-  const hairDark = scale(hair, 0.7);
   const hairLight = mix(hair, [255, 235, 200], 0.25);
   const iris = t.eye;
   const irisDark = scale(iris, 0.55);

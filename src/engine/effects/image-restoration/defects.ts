@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- opencv.js ships loose types */
 import { components } from "../../shared/components";
 import { opencv } from "../../shared/opencv";
 
