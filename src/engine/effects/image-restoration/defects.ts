@@ -82,7 +82,11 @@ export async function findDefects(
   if (!any) return null;
   const mask = new Uint8Array(n);
   let total = 0;
-  for (let i = 0; i < n; i++) if (keep[labels[i]!]) ((mask[i] = 1), total++);
+  for (let i = 0; i < n; i++) {
+    if (!keep[labels[i]!]) continue;
+    mask[i] = 1;
+    total++;
+  }
   // So many "defects" are texture (fur, foliage, a patterned dress), not damage: leave it.
   if (total > n * MAX_SHARE) return null;
   // One pixel more: the damage's soft edge.
