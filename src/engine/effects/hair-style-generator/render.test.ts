@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
 import { photo, raw, request, type Raw } from "../../shared/test-utils";
-import { render } from "./render";
+import { render, tileBox } from "./render";
 
 /** Runs of rows (or columns) whose pixels are all one flat colour: the grid's gutters. */
 function gutters(img: Raw, axis: "rows" | "cols"): Array<[number, number]> {
@@ -98,6 +98,49 @@ describe("hair-style-generator", () => {
         const skin = meanDiff(t[i]!, t[j]!, bx + bw * 0.25, by + bh * 0.3, bx + bw * 0.75, by + bh * 0.8);
         expect(skin, `tiles ${i} and ${j}: face`).toBeLessThan(2);
       }
+  }, 60_000);
+
+  it("draws nine different cuts: the hair's silhouettes differ, not only its colour", async () => {
+    const input = await photo("portrait-male-2.jpg", 800);
+    const out = await render(request("hair-style-generator", input));
+    const t = await tiles(out.bytes);
+    // The photo's own tile, cropped as the render crops it (the face found the same way).
+    const face = (await detectFaces(input)).faces[0]!;
+    const meta = await sharp(input).metadata();
+    const box = tileBox(face, meta.width!, meta.height!);
+    const original = await raw(
+      await sharp(input)
+        .extract({ left: box.left, top: box.top, width: box.side, height: box.side })
+        .resize(t[0]!.width, t[0]!.height, { kernel: "lanczos3" })
+        .png()
+        .toBuffer(),
+    );
+    // Each tile's silhouette of change: every pixel its cut repainted (new hair, or old hair
+    // taken away), whatever the colours.
+    const masks = t.map((tile) => {
+      const m = new Uint8Array(tile.width * tile.height);
+      for (let i = 0; i < m.length; i++) {
+        let d = 0;
+        for (let c = 0; c < 3; c++) d += Math.abs(tile.data[i * 3 + c]! - original.data[i * 3 + c]!);
+        if (d > 60) m[i] = 1;
+      }
+      return m;
+    });
+    let different = 0;
+    const ious: string[] = [];
+    for (let i = 0; i < 9; i++)
+      for (let j = i + 1; j < 9; j++) {
+        let inter = 0;
+        let union = 0;
+        for (let k = 0; k < masks[i]!.length; k++) {
+          if (masks[i]![k] && masks[j]![k]) inter++;
+          if (masks[i]![k] || masks[j]![k]) union++;
+        }
+        const iou = inter / Math.max(1, union);
+        ious.push(iou.toFixed(2));
+        if (iou < 0.8) different++;
+      }
+    expect(different, ious.join(" ")).toBeGreaterThanOrEqual(30);
   }, 60_000);
 
   it("gives the same bytes for the same photo and seed", async () => {

@@ -1,0 +1,252 @@
+import type { HairRegion } from "../../shared/hair/hair-region";
+import { hash2, valueNoise } from "../../shared/noise";
+import type { Rgb, Scene } from "./variations";
+
+/**
+ * Nine haircuts as shapes fitted to the head: each is drawn in head units (X across from the
+ * face's centre in face widths, Y down from the top of the forehead in face heights: the chin
+ * is at 1) and textured with strands that flow from a parting (or curls, or stubble). The old
+ * hair outside the new shape is replaced by the background behind it, so a pixie cut of a
+ * long-haired person shows no old hair at the tile's edges; the face below the brows is never
+ * painted (a fringe may cover the forehead down to the brows).
+ */
+export interface Cut {
+  name: string;
+  colour: Rgb;
+  texture: "strands" | "curls" | "stubble";
+  /** Coverage 0..1 of the point (X, Y) in head units; `n` is smooth noise in 0..1 for ragged edges. */
+  shape(X: number, Y: number, n: (a: number, b: number) => number): number;
+  /** Where the strands part (X). */
+  parting: number;
+  /** A fringe: the hair may cover the forehead down to the brows (never below). */
+  fringe?: boolean;
+}
+
+const smooth = (a: number, b: number, x: number) => {
+  const t = Math.min(1, Math.max(0, (x - a) / (b - a)));
+  return t * t * (3 - 2 * t);
+};
+/** Inside an ellipse, with a soft edge of `soft` (in its own units). */
+const ellipse = (X: number, Y: number, cx: number, cy: number, rx: number, ry: number, soft = 0.06) =>
+  1 - smooth(1 - soft, 1 + soft, Math.hypot((X - cx) / rx, (Y - cy) / ry));
+/** The skull's hair cap: above a hairline at `line` (forehead) that drops to the ears at the sides. */
+const cap = (X: number, Y: number, scale: number, line = 0.06) => {
+  const skull = ellipse(X, Y, 0, 0.3, 0.62 * scale, 0.66 * scale);
+  const hairline = line + 0.42 * smooth(0.18, 0.5, Math.abs(X));
+  return skull * (1 - smooth(hairline - 0.03, hairline + 0.03, Y));
+};
+/** A curtain of hair beside the face from the temples down to `end`, `width` wide at the bottom. */
+const sides = (X: number, Y: number, end: number, width: number, n: (a: number, b: number) => number) => {
+  const t = Math.min(1, Math.max(0, (Y - 0.1) / (end - 0.1)));
+  const outer = 0.58 + (width - 0.58) * Math.pow(t, 0.7);
+  const ragged = end + (n(X * 9, 3) - 0.5) * 0.1;
+  // Below the jaw the hair falls beside the neck and over the shoulders, never across the
+  // throat and chest: an inner edge a little wider than the neck.
+  const inner = 0.36 * smooth(0.75, 0.95, Y);
+  return (
+    (1 - smooth(outer - 0.03, outer + 0.03, Math.abs(X))) *
+    smooth(inner - 0.03, inner + 0.03, Math.abs(X)) *
+    (1 - smooth(ragged - 0.05, ragged, Y)) *
+    smooth(0.0, 0.15, Y)
+  );
+};
+
+/** A blunt, even cut (no ragged ends). */
+const even = () => 0.5;
+
+export const CUTS: Cut[] = [
+  {
+    name: "pixie",
+    colour: [58, 38, 28],
+    texture: "strands",
+    fringe: true,
+    parting: -0.2,
+    shape: (X, Y, n) =>
+      Math.max(
+        cap(X, Y, 1.04),
+        Y < 0.2 && X < 0.1 && X > -0.45
+          ? ellipse(X, Y, -0.15, 0.05, 0.35, 0.16) * (0.7 + 0.3 * n(X * 12, 1))
+          : 0,
+      ),
+  },
+  {
+    name: "long straight",
+    colour: [30, 22, 20],
+    texture: "strands",
+    parting: 0,
+    shape: (X, Y, n) => Math.max(cap(X, Y, 1.08), sides(X, Y, 2.1, 0.82, n)),
+  },
+  {
+    name: "chin-length bob",
+    colour: [150, 60, 30],
+    texture: "strands",
+    parting: 0.18,
+    shape: (X, Y) => Math.max(cap(X, Y, 1.12), sides(X, Y, 1.02, 0.74, even)),
+  },
+  {
+    name: "bob with bangs",
+    colour: [20, 18, 22],
+    texture: "strands",
+    fringe: true,
+    parting: 0,
+    shape: (X, Y) =>
+      Math.max(
+        cap(X, Y, 1.1, 0.28),
+        sides(X, Y, 0.95, 0.76, even),
+        // The fringe: straight across just above the brows.
+        Y < 0.3 && Math.abs(X) < 0.58 ? (1 - smooth(0.24, 0.28, Y)) * ellipse(X, Y, 0, 0.1, 0.62, 0.4) : 0,
+      ),
+  },
+  {
+    name: "curly volume",
+    colour: [44, 30, 24],
+    texture: "curls",
+    parting: 0,
+    shape: (X, Y, n) => {
+      const r = 1 + (n(Math.atan2(X, Y - 0.35) * 3, 7) - 0.5) * 0.12;
+      return Math.max(
+        cap(X, Y, 1.2),
+        ellipse(X, Y, 0, 0.32, 1.0 * r, 0.92 * r) * smooth(-0.2, 0.05, 1.25 - Y),
+      );
+    },
+  },
+  {
+    name: "top bun",
+    colour: [196, 150, 90],
+    texture: "strands",
+    parting: 0,
+    shape: (X, Y) => Math.max(cap(X, Y, 1.0), ellipse(X, Y, 0, -0.42, 0.3, 0.24)),
+  },
+  {
+    name: "wavy shoulder length",
+    colour: [110, 66, 40],
+    texture: "strands",
+    parting: -0.15,
+    shape: (X, Y, n) => {
+      const wave = Math.sin(Y * 14) * 0.04;
+      return Math.max(cap(X, Y, 1.12), sides(X + Math.sign(X) * wave, Y, 1.55, 0.92, n));
+    },
+  },
+  {
+    name: "buzz cut",
+    colour: [40, 32, 28],
+    texture: "stubble",
+    parting: 0,
+    shape: (X, Y) => cap(X, Y, 0.98, 0.1),
+  },
+  {
+    name: "side ponytail",
+    colour: [226, 214, 182],
+    texture: "strands",
+    parting: 0.1,
+    shape: (X, Y) => {
+      // Pulled back tight, the tail falling over one shoulder.
+      const tail = ellipse(X, Y, 0.78, 1.05, 0.2, 0.62) * smooth(0.45, 0.6, Y);
+      return Math.max(cap(X, Y, 1.02), tail);
+    },
+  },
+];
+
+/** The maximum of `a` over a square of radius r (separable). */
+function grown(a: Float32Array, w: number, h: number, r: number): Float32Array {
+  const tmp = new Float32Array(a.length);
+  const out = new Float32Array(a.length);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let m = 0;
+      for (let d = Math.max(0, x - r); d <= Math.min(w - 1, x + r); d++) m = Math.max(m, a[y * w + d]!);
+      tmp[y * w + x] = m;
+    }
+  for (let x = 0; x < w; x++)
+    for (let y = 0; y < h; y++) {
+      let m = 0;
+      for (let d = Math.max(0, y - r); d <= Math.min(h - 1, y + r); d++) m = Math.max(m, tmp[d * w + x]!);
+      out[y * w + x] = m;
+    }
+  return out;
+}
+
+/** How far each pixel is from the head, in head units, and whether the face hides it. */
+function headUnits(hair: HairRegion) {
+  const { cx, top, fw, fh } = hair.head;
+  return { X: (x: number) => (x - cx) / fw, Y: (y: number) => (y - top) / fh };
+}
+
+/**
+ * The tile with `cut`: old hair outside the new shape replaced by `plate` (the background
+ * behind the person), then the new hair painted.
+ */
+export function applyCut(scene: Scene, cut: Cut, plate: Buffer): Buffer {
+  const { src, hair, seed } = scene;
+  const { width, height } = src;
+  const { X, Y } = headUnits(hair);
+  const { brows, fw, fh } = hair.head;
+  const n = (a: number, b: number) => valueNoise(a, b, seed + 101);
+  const alpha = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const Yv = Y(y);
+    if (Yv < -1.2 || Yv > 2.4) continue;
+    for (let x = 0; x < width; x++) {
+      const Xv = X(x);
+      if (Math.abs(Xv) > 1.4) continue;
+      let a = cut.shape(Xv, Yv, n);
+      const i = y * width + x;
+      // Never over the face (a fringe: down to just above the brows), nor over the ears and
+      // neck below the brows.
+      if (hair.oval[i] && (!cut.fringe || y > brows - fh * 0.03)) a = 0;
+      if (y > brows && hair.skin[i]) a = 0;
+      alpha[i] = a;
+    }
+  }
+  const out = Buffer.from(src.data);
+  // Old hair the new cut does not cover goes: the background shows through. The hair's soft
+  // rim is taken generously (grown and boosted), or a faint outline of the old cut stays.
+  const oldHair = grown(hair.alpha, width, height, Math.max(3, Math.round(fw * 0.04)));
+  for (let i = 0; i < alpha.length; i++) {
+    if (hair.oval[i]) continue;
+    const old = Math.min(1, oldHair[i]! * 4) * (1 - alpha[i]!);
+    if (old <= 0.003) continue;
+    for (let c = 0; c < 3; c++)
+      out[i * 3 + c] = Math.round(out[i * 3 + c]! * (1 - old) + plate[i * 3 + c]! * old);
+  }
+  // The parting: strands fall away from it; light from the upper left.
+  const px = hair.head.cx + cut.parting * fw;
+  const py = hair.head.top - 0.55 * fh;
+  const phase = hash2(seed, 5, seed) * 10;
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      const a = alpha[i]!;
+      if (a <= 0.003) continue;
+      let s: number;
+      if (cut.texture === "curls") {
+        const u = x / (fw * 0.045);
+        const v = y / (fw * 0.045);
+        s = 0.45 + 0.8 * (0.6 * valueNoise(u, v, seed + 7) + 0.4 * valueNoise(u * 2.3, v * 2.3, seed + 9));
+      } else if (cut.texture === "stubble") {
+        s = 0.75 + 0.35 * valueNoise(x / 1.5, y / 1.5, seed + 3);
+      } else {
+        const dx = x - px;
+        const dy = Math.max(1, y - py);
+        const theta = Math.atan2(dx, dy);
+        const r = Math.hypot(dx, dy) / fh;
+        s =
+          0.5 +
+          0.55 * valueNoise(theta * 60 + phase, r * 1.5, seed + 11) +
+          0.25 * valueNoise(theta * 180 + phase, r * 4, seed + 13);
+      }
+      // Shade: darker deep in the hair next to the face and at the nape, a sheen on the crown.
+      const Yv = (y - hair.head.top) / fh;
+      const Xv = (x - hair.head.cx) / fw;
+      const sheen = 0.28 * Math.exp(-(((Xv + 0.22) / 0.3) ** 2) - ((Yv + 0.25) / 0.2) ** 2);
+      const depth = 0.85 + 0.15 * Math.min(1, Math.abs(Xv) / 0.7);
+      const light =
+        (s + sheen) * depth * (cut.texture === "stubble" ? 1 : 0.95 + 0.1 * smooth(-0.6, 0.2, -Yv));
+      const edgeA = cut.texture === "stubble" ? a * 0.85 : a;
+      for (let c = 0; c < 3; c++) {
+        const v = Math.min(255, cut.colour[c]! * light + 14 * sheen);
+        out[i * 3 + c] = Math.round(out[i * 3 + c]! * (1 - edgeA) + v * edgeA);
+      }
+    }
+  return out;
+}
