@@ -23,7 +23,7 @@ export const effect = defineEffect({
   optionsForm: "rightsConfirmed",
   exampleInputs: [
     ["watermark-1-landscape-tiled.jpg"],
-    ["watermark-2-portrait-centered.jpg"],
-    ["watermark-3-logo-corner.jpg"],
+    ["watermark-9-proof-yellow-cat.jpg"],
+    ["watermark-10-copy-yellow-meadow.jpg"],
   ],
 });
