@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { detectFaces } from "../../vision/human";
 import { describe, expect, it } from "vitest";
 import { correlation, meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { lookFromPrompt } from "./look";
@@ -129,4 +130,30 @@ describe("y2k-style-ai", () => {
     const b = await render(request("y2k-style-ai", input, { prompt: "chrome", seed: 3 }));
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
   });
+
+  it("keeps every person of a group photo as the subject (none erased into the background)", async () => {
+    const input = await photo("old-damaged-2-daguerreotype-1850s.jpg", 1200);
+    const before = (await detectFaces(input)).faces.length;
+    expect(before).toBe(5);
+    const { faces } = await detectFaces(input);
+    const out = await render(request("y2k-style-ai", input));
+    const a = await raw(input);
+    const b = await raw(out.bytes);
+    const luma = (r: typeof a, i: number) =>
+      0.299 * r.data[i * 3]! + 0.587 * r.data[i * 3 + 1]! + 0.114 * r.data[i * 3 + 2]!;
+    // Each face keeps the photo's own structure (a replaced background would not follow it).
+    for (const f of faces) {
+      const xs: number[] = [];
+      const ys: number[] = [];
+      for (let y = Math.round(f.box[1]); y < f.box[1] + f.box[3]; y += 2)
+        for (let x = Math.round(f.box[0]); x < f.box[0] + f.box[2]; x += 2) {
+          xs.push(luma(a, y * a.width + x));
+          ys.push(luma(b, y * b.width + x));
+        }
+      expect(
+        correlation(Float64Array.from(xs), Float64Array.from(ys)),
+        JSON.stringify(f.box),
+      ).toBeGreaterThan(0.5);
+    }
+  }, 60_000);
 });

@@ -1,8 +1,9 @@
 import sharp from "sharp";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../shared/image-io";
+import { decodeRaw, encodePng, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
 import { uniform } from "../../shared/random";
 import { lookFromPrompt, type Look } from "./look";
+import { detectFaces, personMatte } from "../../vision/human";
 
 /**
  * Y2K Style AI: a Y2K fashion-illustration look. The subject is split from its background
@@ -484,6 +485,63 @@ function sparkles(
   }
 }
 
+/**
+ * People: faces found on a copy of up to 1280 px, the person matte (selfie model) on a 512 px copy, brought to the mask's size, with
+ * each found face and the body below it always in (the matte can miss someone at the side of
+ * a group photo, and the colour split erased them into the background). Null without a face.
+ */
+async function peopleMask(src: RawImage, w: number, h: number): Promise<Uint8Array | null> {
+  // Faces on a copy large enough for the small heads of a group photo.
+  const fScale = Math.min(1, 1280 / Math.max(src.width, src.height));
+  const faceCopy = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
+    .resize(Math.round(src.width * fScale), Math.round(src.height * fScale), { fit: "fill" })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { faces: found } = await detectFaces({
+    data: faceCopy.data,
+    width: faceCopy.info.width,
+    height: faceCopy.info.height,
+  });
+  if (!found.length) return null;
+  const rgb = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
+    .resize(w, h, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  const scale = 512 / Math.max(w, h);
+  const bw = Math.round(w * scale);
+  const bh = Math.round(h * scale);
+  const big = await sharp(rgb, { raw: { width: w, height: h, channels: 3 } })
+    .resize(bw, bh, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  const pixels = { data: big, width: bw, height: bh };
+  // Face boxes in the mask's pixels, through the matte copy's scale (box / scale below).
+  const k = (w / faceCopy.info.width) * scale;
+  const faces = found.map((f) => ({ box: f.box.map((v) => v * k) as [number, number, number, number] }));
+  const { alpha } = await personMatte(pixels);
+  const small = await sharp(alpha, { raw: { width: bw, height: bh, channels: 1 } })
+    .resize(w, h, { fit: "fill" })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) mask[i] = small[i]! >= 128 ? 1 : 0;
+  for (const f of faces) {
+    const [fx, fy, fw, fh] = f.box.map((v) => v / scale) as [number, number, number, number];
+    const cx = fx + fw / 2;
+    // The head (a little larger than the face box) and a body twice its width below it.
+    for (let y = Math.max(0, Math.floor(fy - fh * 0.3)); y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const head = ((x - cx) / (fw * 0.65)) ** 2 + ((y - (fy + fh * 0.45)) / (fh * 0.8)) ** 2 <= 1;
+        const body = y > fy + fh && Math.abs(x - cx) < fw * (0.9 + Math.min(1, (y - fy - fh) / fh) * 0.4);
+        if (head || body) mask[y * w + x] = 1;
+      }
+  }
+  let area = 0;
+  for (const v of mask) area += v;
+  return area > mask.length * 0.04 ? mask : null;
+}
+
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const look = lookFromPrompt(req.prompt ?? "");
   const pal = palette(look);
@@ -501,7 +559,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     .toBuffer({ resolveWithObject: true });
   const sw = small.info.width;
   const sh = small.info.height;
-  const mask = subjectMask(small.data, sw, sh);
+  const mask = (await peopleMask(src, sw, sh)) ?? subjectMask(small.data, sw, sh);
   const masks = await softMasks(mask, sw, sh, W, H);
 
   // A smoothed copy for flat illustration shading (no pores, no JPEG noise in the bands).
