@@ -71,5 +71,12 @@ describe("3d-caricature", () => {
     ).catch((e) => e);
     expect(couple).toBeInstanceOf(EngineError);
     expect((couple as EngineError).code).toBe("severalFaces");
+    // A face turned away (a cameraman at his camera, three-quarter view) has no features to
+    // exaggerate: refused before charging rather than returned unchanged.
+    const turned = await render(
+      request("3d-caricature", await photo("person-1-cameraman-bw.jpg", 512)),
+    ).catch((e) => e);
+    expect(turned).toBeInstanceOf(EngineError);
+    expect((turned as EngineError).code).toBe("notFrontal");
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import type { RawImage } from "../../shared/image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { facesOfFirstImage, requireFace } from "../../shared/face-rules";
+import { facesOfFirstImage, requireFace, requireFrontal } from "../../shared/face-rules";
 
 /**
  * A second face at least this share of the main face's width counts as another subject
@@ -29,10 +29,14 @@ export function requireSubject(faces: Face[]): Face {
   return face;
 }
 
-/** Caricature input rules: one subject's face. Checked before charging and as the render's first step. */
+/**
+ * Caricature input rules: one subject's face, facing the camera (the exaggeration moves the
+ * face mesh's features apart; on a face turned away it has nothing to work with and the
+ * photo came back unchanged). Checked before charging and as the render's first step.
+ */
 export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face: Face }> {
   const { src, faces } = await facesOfFirstImage(req);
-  return { src, face: requireSubject(faces) };
+  return { src, face: requireFrontal(requireSubject(faces)) };
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
