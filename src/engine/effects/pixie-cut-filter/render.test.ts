@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
 import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
@@ -84,4 +85,12 @@ describe("pixie-cut-filter", () => {
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
   }, 60_000);
   // Its input rules are the hair style generator's (src/engine/shared/hair/rules.ts), tested there.
+
+  it("refuses, before charging, a head turned away (the cut is fitted to a frontal head)", async () => {
+    const err = await render(
+      request("pixie-cut-filter", await photo("person-1-cameraman-bw.jpg", 512)),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).code).toBe("notFrontal");
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import { hairRegion } from "../../shared/hair/hair-region";
 import { valueNoise } from "../../shared/noise";
 import { inspect } from "../../shared/hair/rules";
 import { capMask } from "./cap";
+import { inpaintRgb } from "../../shared/opencv";
 
 /**
  * Pixie Cut Filter: the hair outside a close cap around the head (from the face mesh) is
@@ -84,7 +85,30 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         out[i * 3 + ch] = Math.round(out[i * 3 + ch]! * (1 - kept) + v * kept);
       }
     }
-  return encodePng({ data: out, width, height, channels: 3 });
+  // Hair hanging in front of the neck (below the jaw, in the neck column) is not part of a
+  // pixie either: what it hides is the neck itself, so it is inpainted from the skin and
+  // background around it rather than kept as a lock with a straight cut edge.
+  const front = new Uint8Array(n);
+  let any = false;
+  for (let y = Math.max(0, Math.floor(chin - fh * 0.35)); y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (hair.oval[i] || cap[i]! > 0.5) continue;
+      if (Math.abs(x - cx) < fw * 0.5 && hair.alpha[i]! > 0.25) {
+        front[i] = 1;
+        any = true;
+      }
+    }
+  const result = any
+    ? await inpaintRgb(
+        out,
+        width,
+        height,
+        dilate(front, width, height, Math.round(fw * 0.015) + 2),
+        Math.round(fw * 0.04) + 3,
+      )
+    : out;
+  return encodePng({ data: result, width, height, channels: 3 });
 }
 
 /** `mask` (0/1) grown by `r` pixels: a separable max filter, linear in the image size. */

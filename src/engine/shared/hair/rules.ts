@@ -1,12 +1,16 @@
 import type { RawImage } from "../image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { facesOfFirstImage, requireOneFace } from "../face-rules";
+import { facesOfFirstImage, requireFrontal, requireOneFace } from "../face-rules";
 
-/** The hair effects' input rule: exactly one face (whose hair is restyled). Checked before charging. */
+/**
+ * The hair effects' input rule: exactly one face (whose hair is restyled), facing the camera:
+ * the new hair is fitted to a frontal head (a three-quarter head's crown and nape lie outside
+ * the shapes, which left a pale hole at the back of a cameraman's head). Checked before charging.
+ */
 export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face: Face }> {
   const { src, faces } = await facesOfFirstImage(req);
-  return { src, face: requireOneFace(faces) };
+  return { src, face: requireFrontal(requireOneFace(faces)) };
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
