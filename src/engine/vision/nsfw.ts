@@ -46,7 +46,16 @@ function load() {
     }
     await tf.ready();
     const nsfwjs = await import("nsfwjs");
-    const classifier = (await nsfwjs.load("MobileNetV2")) as unknown as Classifier;
+    // The package announces its bundled model on console.info at every load; our logs are
+    // structured (pino), so that line is kept out of them.
+    const info = console.info;
+    console.info = () => undefined;
+    let classifier: Classifier;
+    try {
+      classifier = (await nsfwjs.load("MobileNetV2")) as unknown as Classifier;
+    } finally {
+      console.info = info;
+    }
     return { tf, classifier };
   })();
   return model;
