@@ -1,5 +1,6 @@
 "use client";
 import { useTranslations } from "next-intl";
+import { safeNext } from "./safe-next";
 import { useState } from "react";
 import { Link, useRouter } from "@/i18n/navigation";
 import { refreshAccount } from "@/ui/account/account-store";
@@ -39,7 +40,7 @@ export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; s
         }
         await refreshAccount();
         // Only same-site paths: never an open redirect.
-        router.push(next && next.startsWith("/") && !next.startsWith("//") ? next : "/nano-banana-lora");
+        router.push(safeNext(next, window.location.origin, "/nano-banana-lora"));
       }}
     >
       {mode === "signUp" ? (
