@@ -18,10 +18,16 @@ import { enqueueCreated } from "./task-lifecycle";
 import { loadUploads, parseUploadUrls, uploadGone } from "./uploads";
 
 /** The spec's submit payload, plus our `options` object. */
+/** Control characters a prompt may not hold (tab and line breaks are fine): NUL breaks storage. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+export const PROMPT_CONTROL_MESSAGE =
+  "The prompt contains characters that cannot be used. Please remove them.";
+
 export const submitPayloadSchema = z.object({
   prompt: z
     .string()
     .max(MOOD_PROMPT_MAX, `The prompt may be at most ${MOOD_PROMPT_MAX} characters`)
+    .refine((p) => !CONTROL.test(p), PROMPT_CONTROL_MESSAGE)
     .default(""),
   image_urls: z.array(z.string().max(2048)).max(50, "Too many images in one request"),
   num_images: z
@@ -104,7 +110,16 @@ function planTasks(effect: Effect, uploadIds: string[]): string[][] {
  */
 export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Promise<{ taskIds: string[] }> {
   const parsed = submitPayloadSchema.safeParse(input.payload);
-  if (!parsed.success) throw new AppError("VALIDATION", firstIssue(parsed.error));
+  if (!parsed.success) {
+    const message = firstIssue(parsed.error);
+    // Refused before the bot-check token is spent or anything is written.
+    throw new AppError(
+      "VALIDATION",
+      message,
+      undefined,
+      message === PROMPT_CONTROL_MESSAGE ? { key: "promptControl" } : undefined,
+    );
+  }
   const body = parsed.data;
 
   const effect = getEffectByImageType(body.imageType);

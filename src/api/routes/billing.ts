@@ -13,6 +13,12 @@ import { requireUser, type ApiEnv } from "../context";
 
 const checkoutBody = z.object({ productId: z.string().min(1).max(60) });
 
+/** A checkout id as we or Stripe make them; anything else (a NUL byte, a slash) is not found. */
+function checkoutId(raw: string): string {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) throw new AppError("NOT_FOUND", "Checkout not found");
+  return raw;
+}
+
 /** Pricing, the user's plan, checkouts (Stripe or the test checkout) and Stripe webhooks. */
 export function billingRoutes() {
   return new Hono<ApiEnv>()
@@ -43,7 +49,7 @@ export function billingRoutes() {
     })
     .get("/checkout/:id", async (c) => {
       const user = requireUser(c);
-      const checkout = await getCheckout(c.get("services").db, user.id, c.req.param("id"));
+      const checkout = await getCheckout(c.get("services").db, user.id, checkoutId(c.req.param("id")));
       if (!checkout) return c.json({ message: "Checkout not found" }, 404);
       return c.json(checkout);
     })
@@ -51,12 +57,12 @@ export function billingRoutes() {
       const user = requireUser(c);
       const s = c.get("services");
       if (s.payments.kind !== "test") throw new AppError("NOT_FOUND", "Checkout not found");
-      await completeTestCheckout(s, user.id, c.req.param("id"));
+      await completeTestCheckout(s, user.id, checkoutId(c.req.param("id")));
       return c.json({ status: "completed" });
     })
     .post("/checkout/test/:id/cancel", async (c) => {
       const user = requireUser(c);
-      await cancelTestCheckout(c.get("services").db, user.id, c.req.param("id"));
+      await cancelTestCheckout(c.get("services").db, user.id, checkoutId(c.req.param("id")));
       return c.json({ status: "canceled" });
     })
     .post("/webhooks/stripe", async (c) => {

@@ -7,7 +7,14 @@ import { getTaskResult } from "@/core/task-status";
 import { followTask } from "@/core/task-stream";
 import { clientIp, rateLimit, requireUser, type ApiEnv } from "../context";
 
-const taskIdSchema = z.object({ taskId: z.string().min(1).max(64) });
+/** Task ids are ours (letters, digits, - and _): anything else, a NUL byte included, is a 400. */
+const taskIdSchema = z.object({
+  taskId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/),
+});
 
 async function readJson(c: { req: { json(): Promise<unknown> } }): Promise<unknown> {
   try {
