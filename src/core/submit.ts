@@ -19,7 +19,13 @@ import { loadUploads, parseUploadUrls, uploadGone } from "./uploads";
 
 /** The spec's submit payload, plus our `options` object. */
 /** Control characters a prompt may not hold (tab and line breaks are fine): NUL breaks storage. */
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const hasControl = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return true;
+  }
+  return false;
+};
 export const PROMPT_CONTROL_MESSAGE =
   "The prompt contains characters that cannot be used. Please remove them.";
 
@@ -27,7 +33,7 @@ export const submitPayloadSchema = z.object({
   prompt: z
     .string()
     .max(MOOD_PROMPT_MAX, `The prompt may be at most ${MOOD_PROMPT_MAX} characters`)
-    .refine((p) => !CONTROL.test(p), PROMPT_CONTROL_MESSAGE)
+    .refine((p) => !hasControl(p), PROMPT_CONTROL_MESSAGE)
     .default(""),
   image_urls: z.array(z.string().max(2048)).max(50, "Too many images in one request"),
   num_images: z
