@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "./db";
 import { InputRefusal, type InputRules } from "./ports/input-rules";
@@ -16,6 +16,9 @@ import { newId, newSeed } from "./ids";
 import type { SubmitGate } from "./submit-gate";
 import { enqueueCreated } from "./task-lifecycle";
 import { loadUploads, parseUploadUrls, uploadGone } from "./uploads";
+
+/** The same request again within this time is the second click of a double click: one task. */
+const DOUBLE_CLICK_MS = 10_000;
 
 /** The spec's submit payload, plus our `options` object. */
 /** Control characters a prompt may not hold (tab and line breaks are fine): NUL breaks storage. */
@@ -181,7 +184,12 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
         : and(
             eq(task.userId, input.userId),
             eq(task.dedupeKey, p.dedupeKey),
-            inArray(task.state, ["queued", "running"]),
+            // Still running, or made moments ago (a fast effect may already be done when the
+            // second click of a double click gets here).
+            or(
+              inArray(task.state, ["queued", "running"]),
+              gt(task.createdAt, new Date(Date.now() - DOUBLE_CLICK_MS)),
+            ),
           );
       const rows = await deps.db.select({ id: task.id }).from(task).where(where).limit(1);
       if (!rows[0]) return null;
@@ -219,6 +227,11 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
       }
     }
   }
+
+  // The checks above take a moment (images are read and screened): a concurrent identical
+  // request may have made its tasks meanwhile. Answer with those; charge nothing.
+  const meanwhile = await findExisting();
+  if (meanwhile) return { taskIds: meanwhile };
 
   const totalCredits = effect.credits * planned.length;
   const deadlineAt = new Date(Date.now() + deps.taskTimeoutSeconds * 1000);
