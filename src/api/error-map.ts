@@ -18,4 +18,6 @@ export const HTTP_STATUS: Record<AppErrorCode, ContentfulStatusCode> = {
   UNAVAILABLE: 503,
   /** A runtime setting switched the effect off (the request is fine; the server's state refuses it). */
   EFFECT_DISABLED: 409,
+  /** Stripe's rule too: a key names one request; reused with another body it is refused. */
+  IDEMPOTENCY_MISMATCH: 422,
 };

@@ -17,7 +17,9 @@ export type AppErrorCode =
   | "RATE_LIMITED"
   | "UPGRADE_REQUIRED"
   | "UNAVAILABLE"
-  | "EFFECT_DISABLED";
+  | "EFFECT_DISABLED"
+  /** An Idempotency-Key used again with a different request. */
+  | "IDEMPOTENCY_MISMATCH";
 
 /**
  * A message the client can show in the user's language: `key` names an entry of the

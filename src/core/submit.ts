@@ -191,8 +191,21 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
               gt(task.createdAt, new Date(Date.now() - DOUBLE_CLICK_MS)),
             ),
           );
-      const rows = await deps.db.select({ id: task.id }).from(task).where(where).limit(1);
+      const rows = await deps.db
+        .select({ id: task.id, dedupeKey: task.dedupeKey })
+        .from(task)
+        .where(where)
+        .limit(1);
       if (!rows[0]) return null;
+      // The key names one request: the same key with another body (another photo, effect,
+      // prompt or options) is a client bug, not a repeat. Stripe answers the same way.
+      if (p.idempotencyKey && rows[0].dedupeKey !== p.dedupeKey)
+        throw new AppError(
+          "IDEMPOTENCY_MISMATCH",
+          "This Idempotency-Key was already used for a different request.",
+          undefined,
+          { key: "idempotencyMismatch" },
+        );
       ids.push(rows[0].id);
     }
     return ids;

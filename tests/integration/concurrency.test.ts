@@ -74,4 +74,24 @@ describe("concurrent submits", () => {
     expect(await getBalance(server.services.db, user.id)).toBe(8);
     expect(await ledgerSum(server.services.db, user.id)).toBe(8);
   });
+
+  it("refuses the same Idempotency-Key with a different request (422), charging nothing", async () => {
+    const user = await signUp(server);
+    const a = await user.upload(await tinyPng(3), "a.png", "image/png");
+    const b = await user.upload(await tinyPng(4), "b.png", "image/png");
+    const first = await submit(
+      user,
+      { image_urls: [a.body.url], imageType: "nano-banana-lora-inverted-face-filter" },
+      { "idempotency-key": "click-7" },
+    );
+    expect(first.status).toBe(200);
+    const other = await submit(
+      user,
+      { image_urls: [b.body.url], imageType: "nano-banana-lora-inverted-face-filter" },
+      { "idempotency-key": "click-7" },
+    );
+    expect(other.status).toBe(422);
+    expect(other.body).toMatchObject({ messageKey: "idempotencyMismatch" });
+    expect(await ledgerSum(server.services.db, user.id)).toBe(8);
+  });
 });
