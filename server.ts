@@ -8,6 +8,7 @@ import next from "next";
 import { createApi } from "@/api/app";
 import { EnvError, parseEnv } from "@/config/env";
 import { createServices } from "@/platform/services";
+import { isPagePath } from "@/platform/page-path";
 
 async function main() {
   let env;
@@ -32,6 +33,8 @@ async function main() {
   const server = http.createServer((req, res) => {
     if (req.url === "/api" || req.url?.startsWith("/api/")) {
       void api(req, res);
+    } else if (!isPagePath(req.url ?? "")) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
     } else {
       void pages(req, res);
     }

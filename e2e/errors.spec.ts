@@ -77,3 +77,10 @@ test("an unknown effect id gives a localized not-found page", async ({ page }) =
   await expect(page.getByRole("link", { name: "Browse all effects" })).toBeVisible();
   await shot(page, "desktop-not-found");
 });
+
+test("a backslash or protocol-relative path is a plain 404, not a server error", async ({ request }) => {
+  for (const path of ["/%5C%5Cevil.example", "/%5c/evil.example"]) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(404);
+  }
+});
