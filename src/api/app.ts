@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { isAppError } from "@/core/errors";
+import { bodyLimit } from "hono/body-limit";
+import { AppError, isAppError } from "@/core/errors";
 import type { Services } from "@/platform/services";
 import type { ApiEnv } from "./context";
 import { HTTP_STATUS } from "./error-map";
@@ -13,6 +14,11 @@ import { generationRoutes } from "./routes/generation";
 import { healthRoutes } from "./routes/health";
 import { providerRoutes } from "./routes/providers";
 import { uploadRoutes } from "./routes/upload";
+
+/** Largest body of a JSON request (a submit with 50 image URLs is about 110 KB). */
+export const JSON_BODY_MAX = 256 * 1024;
+/** Largest body of a provider or payment webhook. */
+export const WEBHOOK_BODY_MAX = 1024 * 1024;
 
 /**
  * The JSON API. Handlers are thin: authenticate, parse with zod, call one domain
@@ -29,6 +35,22 @@ export function createApi(services: Services): Hono<ApiEnv> {
       c.req.path.startsWith("/api/auth/") ? null : await services.sessions.resolve(c.req.raw.headers),
     );
     await next();
+  });
+
+  // Every body is bounded: JSON routes small, webhooks a little more, the upload route its own
+  // limit (the photo size). An unbounded body let eight 100 MB posts take the server to 2.5 GB.
+  app.use("*", async (c, next) => {
+    const path = c.req.path;
+    if (path === "/api/upload" || c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const webhook = path.startsWith("/api/providers/") || path.startsWith("/api/webhooks/");
+    return bodyLimit({
+      maxSize: webhook ? WEBHOOK_BODY_MAX : JSON_BODY_MAX,
+      onError: () => {
+        throw new AppError("PAYLOAD_TOO_LARGE", "The request is too large.", undefined, {
+          key: "requestTooLarge",
+        });
+      },
+    })(c, next);
   });
 
   app.route("/api", healthRoutes());

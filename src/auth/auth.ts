@@ -1,3 +1,4 @@
+import { APIError } from "better-auth/api";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { Db } from "@/core/db";
@@ -55,12 +56,27 @@ export function createAuth(opts: AuthOptions) {
     },
     advanced: {
       useSecureCookies: env.appUrl.startsWith("https://"),
+      // The client's address is ours to decide (the socket, or X-Forwarded-For only behind a
+      // proxy TRUST_PROXY names): the API sets this header on every auth request and drops any
+      // the caller sent. better-auth's default read X-Forwarded-For from anyone, so a new
+      // value per request escaped the sign-in and sign-up rate limits.
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     databaseHooks: {
       user: {
         create: {
+          before: async (user) => {
+            checkName(user.name);
+            return { data: user };
+          },
           after: async (user) => {
             await opts.onUserCreated(user.id);
+          },
+        },
+        update: {
+          before: async (user) => {
+            if (typeof user.name === "string") checkName(user.name);
+            return { data: user };
           },
         },
       },
@@ -70,3 +86,14 @@ export function createAuth(opts: AuthOptions) {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
+
+/** The header the API sets to the client's address for better-auth (never taken from the caller). */
+export const CLIENT_IP_HEADER = "x-photofx-client-ip";
+
+/** A display name: at most this many characters. */
+export const NAME_MAX = 100;
+
+function checkName(name: unknown): void {
+  if (typeof name === "string" && name.length > NAME_MAX)
+    throw new APIError("BAD_REQUEST", { message: `Your name can be at most ${NAME_MAX} characters.` });
+}

@@ -51,4 +51,61 @@ describe("hardening", () => {
     const checkout = await user.fetch(`/api/checkout/${encodeURIComponent("x\u0000y")}`);
     expect(checkout.status).toBe(404);
   });
+
+  it("bounds every body and the user's name: a 1 MB JSON post is a 413, a 20 000-character name a 400", async () => {
+    const user = await signUp(server);
+    const huge = await user.json("/api/img/nano-banana/submit", {
+      prompt: "x".repeat(1024 * 1024),
+      image_urls: [],
+    });
+    expect(huge.status).toBe(413);
+    expect(huge.body).toMatchObject({ messageKey: "requestTooLarge" });
+    const origin = server.services.env.appUrl;
+    const signUpWith = (name: string, email: string) =>
+      fetch(`${server.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify({ email, password: "correct-horse-battery", name }),
+      });
+    const long = await signUpWith("N".repeat(20_000), `long-${Date.now()}@example.com`);
+    expect(long.status).toBe(400);
+    // A 2 MB sign-up is refused from its Content-Length: a 413 before the body is read (the
+    // server may close the connection while the client is still sending).
+    const big = await signUpWith("N".repeat(2 * 1024 * 1024), `big-${Date.now()}@example.com`).then(
+      (r) => r.status,
+      (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? String(e),
+    );
+    expect([413, "UND_ERR_SOCKET"]).toContain(big);
+    // A normal name still signs up.
+    expect((await signUpWith("Ada Lovelace", `ok-${Date.now()}@example.com`)).status).toBe(200);
+  });
+});
+
+describe("hardening: who the client is", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // better-auth's own rate limit on (it is off outside production by default).
+    server = await startTestServer({ env: { AUTH_RATE_LIMIT: "true" } });
+  });
+  afterAll(() => server?.close());
+
+  it("a new X-Forwarded-For per request does not escape the sign-in rate limit (no trusted proxy)", async () => {
+    const email = `target-${Date.now()}@example.com`;
+    await signUp(server, email);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await fetch(`${server.url}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          origin: server.services.env.appUrl,
+          "x-forwarded-for": `203.0.113.${i + 1}`,
+          "x-photofx-client-ip": `198.51.100.${i + 1}`,
+        },
+        body: JSON.stringify({ email, password: `guess-${i}-wrong` }),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses, statuses.join(" ")).toContain(429);
+  });
 });
