@@ -9,6 +9,7 @@ import { createApi } from "@/api/app";
 import { EnvError, parseEnv } from "@/config/env";
 import { createServices } from "@/platform/services";
 import { isPagePath } from "@/platform/page-path";
+import { securityHeaders } from "@/platform/security-headers";
 
 async function main() {
   let env;
@@ -30,7 +31,9 @@ async function main() {
   await nextApp.prepare();
   const pages = nextApp.getRequestHandler();
 
+  const headers = Object.entries(securityHeaders(env.appUrl));
   const server = http.createServer((req, res) => {
+    for (const [k, v] of headers) res.setHeader(k, v);
     if (req.url === "/api" || req.url?.startsWith("/api/")) {
       void api(req, res);
     } else if (!isPagePath(req.url ?? "")) {

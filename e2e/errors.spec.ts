@@ -84,3 +84,14 @@ test("a backslash or protocol-relative path is a plain 404, not a server error",
     expect(res.status(), path).toBe(404);
   }
 });
+
+test("pages cannot be framed by another site and carry the security headers", async ({ request }) => {
+  for (const path of ["/", "/en/account", "/en/nano-banana-lora/gta-style-filter"]) {
+    const res = await request.get(path);
+    const h = res.headers();
+    expect(h["x-frame-options"], path).toBe("DENY");
+    expect(h["content-security-policy"], path).toContain("frame-ancestors 'none'");
+    expect(h["x-content-type-options"], path).toBe("nosniff");
+    expect(h["referrer-policy"], path).toBe("strict-origin-when-cross-origin");
+  }
+});

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { bodyLimit } from "hono/body-limit";
 import { AppError, isAppError } from "@/core/errors";
+import { securityHeaders } from "@/platform/security-headers";
 import type { Services } from "@/platform/services";
 import type { ApiEnv } from "./context";
 import { HTTP_STATUS } from "./error-map";
@@ -27,6 +28,17 @@ export const WEBHOOK_BODY_MAX = 1024 * 1024;
 export function createApi(services: Services): Hono<ApiEnv> {
   const app = new Hono<ApiEnv>();
 
+  const headers = Object.entries(securityHeaders(services.env.appUrl));
+  app.use("*", async (c, next) => {
+    await next();
+    // After the handler: responses made elsewhere (better-auth's) get them too.
+    try {
+      for (const [k, v] of headers) c.res.headers.set(k, v);
+    } catch {
+      c.res = new Response(c.res.body, c.res);
+      for (const [k, v] of headers) c.res.headers.set(k, v);
+    }
+  });
   app.use("*", async (c, next) => {
     c.set("services", services);
     // Auth routes resolve sessions themselves; everything else gets the cached lookup.

@@ -52,6 +52,20 @@ describe("hardening", () => {
     expect(checkout.status).toBe(404);
   });
 
+  it("sends security headers on API answers, errors and better-auth's own included", async () => {
+    for (const [path, init] of [
+      ["/api/health", {}],
+      ["/api/nope", {}],
+      ["/api/auth/get-session", {}],
+    ] as const) {
+      const res = await fetch(`${server.url}${path}`, init);
+      expect(res.headers.get("x-frame-options"), path).toBe("DENY");
+      expect(res.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(res.headers.get("referrer-policy"), path).toBe("strict-origin-when-cross-origin");
+    }
+  });
+
   it("bounds every body and the user's name: a 1 MB JSON post is a 413, a 20 000-character name a 400", async () => {
     const user = await signUp(server);
     const huge = await user.json("/api/img/nano-banana/submit", {
