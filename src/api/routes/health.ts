@@ -1,3 +1,4 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import { pingDatabase } from "@/adapters/db/client";
@@ -17,7 +18,7 @@ async function check(probe: () => Promise<void>): Promise<"ok" | "unreachable"> 
 
 /**
  * Liveness (/health: the process answers), readiness (/ready: database, queue and storage
- * reachable) and Prometheus metrics (/metrics, behind METRICS_TOKEN when set).
+ * reachable) and Prometheus metrics (/metrics: behind METRICS_TOKEN when set, else localhost only).
  */
 export function healthRoutes() {
   return new Hono<ApiEnv>()
@@ -42,16 +43,37 @@ export function healthRoutes() {
     })
     .get("/metrics", async (c) => {
       const s = c.get("services");
-      const token = s.env.METRICS_TOKEN;
-      if (token) {
-        const given = Buffer.from(c.req.header("authorization") ?? "");
-        const expected = Buffer.from(`Bearer ${token}`);
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-          return c.json({ message: "Not found" }, 404);
-        }
+      if (!metricsAllowed(s.env.METRICS_TOKEN, c.req.header("authorization"), socketAddress(c))) {
+        return c.json({ message: "Not found" }, 404);
       }
       return c.text(await s.metrics.registry.metrics(), 200, {
         "Content-Type": s.metrics.registry.contentType,
       });
     });
+}
+
+/** The socket's address (never a forwarded header: a proxy in front makes every caller remote). */
+function socketAddress(c: Parameters<typeof getConnInfo>[0]): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Who may read the metrics: with METRICS_TOKEN, whoever sends it as a bearer token; without
+ * one, only this machine (a scraper on localhost): they were open to anyone by default.
+ */
+export function metricsAllowed(
+  token: string | undefined,
+  authorization: string | undefined,
+  address: string | undefined,
+): boolean {
+  if (token) {
+    const given = Buffer.from(authorization ?? "");
+    const expected = Buffer.from(`Bearer ${token}`);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+  return address === "127.0.0.1" || address === "::1" || address === "::ffff:127.0.0.1";
 }
