@@ -8,8 +8,11 @@ test.beforeEach(async ({ page }) => {
 
 test("a 402 opens the insufficient-credits modal, with no toast", async ({ page }) => {
   // Spend the 10 starting credits through the API (5 generations).
+  // Playwright's API requests are not from a page: they say where they come from, as a browser does.
+  const origin = new URL(page.url()).origin;
   for (let i = 0; i < 5; i++) {
     const up = await page.request.post("/api/upload", {
+      headers: { origin },
       multipart: {
         file: {
           name: "a.png",
@@ -27,7 +30,7 @@ test("a 402 opens the insufficient-credits modal, with no toast", async ({ page 
         turnstileToken: await solveBotCheck(page),
         imageType: "nano-banana-lora-inverted-face-filter",
       },
-      headers: { "idempotency-key": `spend-${i}` },
+      headers: { "idempotency-key": `spend-${i}`, origin },
     });
     expect(res.status()).toBe(200);
   }

@@ -6,6 +6,7 @@ import { securityHeaders } from "@/platform/security-headers";
 import type { Services } from "@/platform/services";
 import type { ApiEnv } from "./context";
 import { HTTP_STATUS } from "./error-map";
+import { originCheck } from "./origin-check";
 import { authRoutes } from "./routes/auth";
 import { billingRoutes, botcheckRoutes } from "./routes/billing";
 import { creditRoutes } from "./routes/credits";
@@ -64,6 +65,9 @@ export function createApi(services: Services): Hono<ApiEnv> {
       },
     })(c, next);
   });
+
+  // State-changing calls with a session only from our own pages (origin-check.ts).
+  app.use("/api/*", originCheck(services.env.appUrl));
 
   app.route("/api", healthRoutes());
   app.route("/api/auth", authRoutes());

@@ -66,6 +66,35 @@ describe("hardening", () => {
     }
   });
 
+  it("takes state-changing calls with a session only from our own pages; webhooks stay open to their servers", async () => {
+    const user = await signUp(server);
+    const post = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/checkout`, {
+        method: "POST",
+        headers: { cookie: user.cookie, "content-type": "text/plain", ...headers },
+        body: JSON.stringify({ productId: "credits-50" }),
+      });
+    const own = server.services.env.appUrl;
+    // A sibling origin (another port, a sibling subdomain), no origin at all, or a browser
+    // saying the call is cross-site: refused before anything is created.
+    for (const headers of [
+      { origin: "http://localhost:1" },
+      {},
+      { "sec-fetch-site": "same-site", origin: own },
+      { "sec-fetch-site": "cross-site" },
+    ]) {
+      const res = await post(headers);
+      expect(res.status, JSON.stringify(headers)).toBe(403);
+      expect(await res.json()).toMatchObject({ messageKey: "originRefused" });
+    }
+    // Our own page: through to the route.
+    expect((await post({ origin: own })).status).not.toBe(403);
+    expect((await post({ "sec-fetch-site": "same-origin" })).status).not.toBe(403);
+    // A webhook has no page and no session; its signature is its check.
+    const hook = await fetch(`${server.url}/api/webhooks/stripe`, { method: "POST", body: "{}" });
+    expect(hook.status).not.toBe(403);
+  });
+
   it("bounds every body and the user's name: a 1 MB JSON post is a 413, a 20 000-character name a 400", async () => {
     const user = await signUp(server);
     const huge = await user.json("/api/img/nano-banana/submit", {
