@@ -77,12 +77,13 @@ describe("hardening", () => {
     const own = server.services.env.appUrl;
     // A sibling origin (another port, a sibling subdomain), no origin at all, or a browser
     // saying the call is cross-site: refused before anything is created.
-    for (const headers of [
+    const refused: Array<Record<string, string>> = [
       { origin: "http://localhost:1" },
       {},
       { "sec-fetch-site": "same-site", origin: own },
       { "sec-fetch-site": "cross-site" },
-    ]) {
+    ];
+    for (const headers of refused) {
       const res = await post(headers);
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(await res.json()).toMatchObject({ messageKey: "originRefused" });
