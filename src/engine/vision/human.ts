@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import sharp from "sharp";
+import sharp, { type Metadata } from "sharp";
 
 /**
  * The on-device vision layer: @vladmandic/human on the tfjs WASM backend, with every model
@@ -101,6 +101,18 @@ export function vision(): Promise<HumanInstance> {
   return instance;
 }
 
+/**
+ * Bytes of this thread's tfjs WebAssembly heap (face models and the content screen share it),
+ * 0 before any model is loaded. The heap only grows: the engine pool retires a thread whose
+ * heaps have passed its memory budget (pool.ts).
+ */
+export function tfHeapBytes(): number {
+  // tfjs keeps its one engine on the global object, whichever bundle created it.
+  const engine = (globalThis as { _tfengine?: { backendInstance?: { wasm?: { HEAPU8?: Uint8Array } } } })
+    ._tfengine;
+  return engine?.backendInstance?.wasm?.HEAPU8?.length ?? 0;
+}
+
 /** RGB pixels an effect has already decoded (3 channels, no alpha). */
 export interface RgbPixels {
   data: Buffer;
@@ -108,20 +120,59 @@ export interface RgbPixels {
   height: number;
 }
 
-/** An encoded image (EXIF orientation applied) or decoded RGB pixels, as a model input. */
-async function toTensor(human: HumanInstance, image: Uint8Array | RgbPixels) {
-  const { data, width, height } =
+/**
+ * An encoded image (EXIF orientation applied) or decoded RGB pixels, as a model input of at
+ * most `maxSide` pixels on its long side. Every model here looks at a small input (detector
+ * 256 px, mesh crops 192 px, selfie 256 px, CenterNet 512 px, MoveNet 256 px), so a larger
+ * tensor buys nothing, while the tfjs WebAssembly heap grows to the largest tensors it has
+ * held and never gives memory back (a 2 MP photo as int32 is 24 MB before any copy).
+ * `scale` maps model coordinates back to the image's.
+ */
+async function toTensor(human: HumanInstance, image: Uint8Array | RgbPixels, maxSide: number) {
+  const source =
     image instanceof Uint8Array
-      ? await sharp(Buffer.from(image))
-          .rotate()
-          .removeAlpha()
+      ? sharp(Buffer.from(image)).rotate().removeAlpha()
+      : sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
+  const full =
+    image instanceof Uint8Array
+      ? await sharp(Buffer.from(image)).metadata().then(orientedSize)
+      : { width: image.width, height: image.height };
+  const factor = Math.min(1, maxSide / Math.max(full.width, full.height));
+  const small =
+    factor >= 1 && !(image instanceof Uint8Array)
+      ? { data: image.data, width: image.width, height: image.height }
+      : await source
+          .resize(
+            Math.max(1, Math.round(full.width * factor)),
+            Math.max(1, Math.round(full.height * factor)),
+            {
+              fit: "fill",
+            },
+          )
           .raw()
           .toBuffer({ resolveWithObject: true })
-          .then(({ data, info }) => ({ data, width: info.width, height: info.height }))
-      : image;
-  const tensor = human.tf.tensor4d(new Int32Array(data), [1, height, width, 3], "int32");
-  return { tensor, width, height };
+          .then(({ data, info }) => ({ data, width: info.width, height: info.height }));
+  const tensor = human.tf.tensor4d(new Int32Array(small.data), [1, small.height, small.width, 3], "int32");
+  return {
+    tensor,
+    width: full.width,
+    height: full.height,
+    scaleX: full.width / small.width,
+    scaleY: full.height / small.height,
+  };
 }
+
+/** Width and height after EXIF orientation (orientations 5-8 swap them). */
+function orientedSize(m: Metadata): { width: number; height: number } {
+  const w = m.width ?? 0;
+  const h = m.height ?? 0;
+  return (m.orientation ?? 1) >= 5 ? { width: h, height: w } : { width: w, height: h };
+}
+
+/** Long-side caps of model inputs: faces keep detail for the mesh, the rest need little. */
+const FACE_SIDE = 1600;
+const OBJECT_SIDE = 1024;
+const MATTE_SIDE = 768;
 
 /**
  * Human merges each call's configuration into its own, so calls that enable different
@@ -147,7 +198,7 @@ async function detectFacesNow(
   age: boolean,
 ): Promise<{ faces: Face[]; width: number; height: number }> {
   const human = await vision();
-  const { tensor, width, height } = await toTensor(human, image);
+  const { tensor, width, height, scaleX, scaleY } = await toTensor(human, image, FACE_SIDE);
   try {
     // Only the face models (another call may have turned body or segmentation on).
     const result = await human.detect(tensor, {
@@ -157,9 +208,16 @@ async function detectFacesNow(
       segmentation: { enabled: false },
     });
     const faces: Face[] = (result.face ?? []).map((f: any) => ({
-      box: f.box as [number, number, number, number],
+      box: [f.box[0] * scaleX, f.box[1] * scaleY, f.box[2] * scaleX, f.box[3] * scaleY] as [
+        number,
+        number,
+        number,
+        number,
+      ],
       score: f.score ?? f.faceScore ?? 0,
-      mesh: f.mesh as Array<[number, number, number]>,
+      mesh: (f.mesh as Array<[number, number, number]>).map(
+        ([x, y, z]) => [x * scaleX, y * scaleY, z * scaleX] as [number, number, number],
+      ),
       rotation: {
         yaw: f.rotation?.angle?.yaw ?? 0,
         pitch: f.rotation?.angle?.pitch ?? 0,
@@ -188,7 +246,7 @@ export interface DetectedObject {
 export function detectObjects(image: Uint8Array | RgbPixels, minScore = 0.25): Promise<DetectedObject[]> {
   return exclusive(async () => {
     const human = await vision();
-    const { tensor, width, height } = await toTensor(human, image);
+    const { tensor, width, height, scaleX, scaleY } = await toTensor(human, image, OBJECT_SIDE);
     try {
       const result = await human.detect(tensor, {
         face: { enabled: false },
@@ -204,7 +262,8 @@ export function detectObjects(image: Uint8Array | RgbPixels, minScore = 0.25): P
       });
       return (result.object ?? [])
         .map((o: any) => {
-          const [x, y, w, h] = o.box as [number, number, number, number];
+          const [bx, by, bw, bh] = o.box as [number, number, number, number];
+          const [x, y, w, h] = [bx * scaleX, by * scaleY, bw * scaleX, bh * scaleY];
           const x0 = Math.max(0, x);
           const y0 = Math.max(0, y);
           const box: [number, number, number, number] = [
@@ -239,7 +298,7 @@ async function personMatteNow(
   image: Uint8Array | RgbPixels,
 ): Promise<{ alpha: Buffer; width: number; height: number }> {
   const human = await vision();
-  const { tensor: input, width, height } = await toTensor(human, image);
+  const { tensor: input, width, height } = await toTensor(human, image, MATTE_SIDE);
   try {
     const out = await human.segmentation(input, {
       segmentation: { enabled: true, modelPath: "selfie.json", mode: "alpha", ratio: 0.5 },
@@ -320,16 +379,17 @@ export function detectBodies(
       await human.load({ body: { enabled: true, modelPath: "movenet-thunder.json" } });
     const model = human.models.models.movenet;
     const tf = human.tf;
-    const { tensor, width, height } = await toTensor(human, image);
+    const { tensor, width, height, scaleX, scaleY } = await toTensor(human, image, MOVENET_SIDE * 2);
+    const [, sh, sw] = tensor.shape as [number, number, number, number];
     // Centred on a square (as the model was trained), then scaled to its input.
-    const side = Math.max(width, height);
-    const padX = Math.floor((side - width) / 2);
-    const padY = Math.floor((side - height) / 2);
+    const side = Math.max(sw, sh);
+    const padX = Math.floor((side - sw) / 2);
+    const padY = Math.floor((side - sh) / 2);
     const output = tf.tidy(() => {
       const square = tf.pad(tensor, [
         [0, 0],
-        [padY, side - height - padY],
-        [padX, side - width - padX],
+        [padY, side - sh - padY],
+        [padX, side - sw - padX],
         [0, 0],
       ]);
       const input = tf.cast(tf.image.resizeBilinear(square, [MOVENET_SIDE, MOVENET_SIDE]), "int32");
@@ -341,8 +401,8 @@ export function detectBodies(
       const v = (await output.data()) as Float32Array;
       const keypoints: BodyKeypoint[] = BODY_PARTS.map((part, k) => ({
         part,
-        x: v[k * 3 + 1]! * side - padX,
-        y: v[k * 3]! * side - padY,
+        x: (v[k * 3 + 1]! * side - padX) * scaleX,
+        y: (v[k * 3]! * side - padY) * scaleY,
         score: v[k * 3 + 2]!,
       }));
       const score = keypoints.reduce((sum, k) => sum + k.score, 0) / keypoints.length;

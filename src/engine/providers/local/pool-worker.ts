@@ -9,6 +9,7 @@ import { LOCAL_INPUT_CHECKS } from "../../effects/local";
 import { LocalProvider } from "./local-provider";
 import { explicitShare, nsfwScores } from "../../vision/nsfw";
 import { nsfwError } from "./safety";
+import { threadFootprintMb } from "./footprint";
 import { EngineError, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 
 const provider = new LocalProvider();
@@ -16,8 +17,10 @@ const provider = new LocalProvider();
 const debugDelayMs = engineDebugDelayMs();
 
 type Refusal = { ok: false; engineError: { reason: string; retryable: boolean; code: string } };
-export type WorkerAnswer = { ok: true; result: RenderResult } | Refusal;
-export type CheckAnswer = { ok: true } | Refusal;
+/** Every answer says how much memory the thread now holds (footprint.ts), in MB. */
+type Footprint = { footprintMb: number };
+export type WorkerAnswer = ({ ok: true; result: RenderResult } | Refusal) & Footprint;
+export type CheckAnswer = ({ ok: true } | Refusal) & Footprint;
 
 function refusal(err: unknown): Refusal {
   if (err instanceof EngineError)
@@ -25,21 +28,23 @@ function refusal(err: unknown): Refusal {
   throw err;
 }
 
+const measured = <T>(answer: T): T & Footprint => ({ ...answer, footprintMb: threadFootprintMb() });
+
 export default async function renderInWorker(request: RenderRequest): Promise<WorkerAnswer> {
   try {
     if (debugDelayMs > 0) await new Promise((r) => setTimeout(r, debugDelayMs));
-    return { ok: true, result: await provider.render(request) };
+    return measured({ ok: true as const, result: await provider.render(request) });
   } catch (err) {
-    return refusal(err);
+    return measured(refusal(err));
   }
 }
 
 export async function check(request: RenderRequest): Promise<CheckAnswer> {
   try {
     await LOCAL_INPUT_CHECKS[request.effectId]?.(request);
-    return { ok: true };
+    return measured({ ok: true as const });
   } catch (err) {
-    return refusal(err);
+    return measured(refusal(err));
   }
 }
 
@@ -57,8 +62,8 @@ export async function screen(request: ScreenRequest): Promise<CheckAnswer> {
       const share = explicitShare(await nsfwScores(image.bytes));
       if (share >= request.threshold) throw nsfwError(request.kind);
     }
-    return { ok: true };
+    return measured({ ok: true as const });
   } catch (err) {
-    return refusal(err);
+    return measured(refusal(err));
   }
 }

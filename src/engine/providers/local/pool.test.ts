@@ -72,3 +72,41 @@ describe("engine pool (worker threads)", () => {
     expect((out as EngineError).reason).toMatch(/result was withheld/);
   }, 60_000);
 });
+
+describe("engine pool memory budget", () => {
+  const mirror = {
+    effectId: "inverted-face-filter",
+    route: "v1" as const,
+    images: [{ bytes: cat, mime: "image/png" }],
+    options: {},
+    prompt: "",
+    seed: 1,
+  };
+
+  it("moves work to fresh threads once a thread's models pass the budget, and keeps rendering", async () => {
+    // The content screen loads the tfjs model into the thread: far more than 1 MB.
+    const pool = createEnginePool({ threads: 1, memoryBudgetMb: 1 });
+    try {
+      await pool.screen({ images: mirror.images, threshold: 0.7, kind: "input" });
+      expect(pool.generation).toBe(1);
+      const out = await pool.render(mirror);
+      expect(out).toMatchObject({ width: 451, height: 300 });
+      expect(pool.generation).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it("keeps its threads (and their loaded models) while they stay under the budget, or with none set", async () => {
+    for (const memoryBudgetMb of [0, 100_000]) {
+      const pool = createEnginePool({ threads: 1, memoryBudgetMb });
+      try {
+        await pool.screen({ images: mirror.images, threshold: 0.7, kind: "input" });
+        await pool.render(mirror);
+        expect(pool.generation).toBe(0);
+      } finally {
+        await pool.close();
+      }
+    }
+  }, 60_000);
+});

@@ -13,26 +13,58 @@ export interface EnginePool extends Renderer {
   close(): Promise<void>;
 }
 
+export interface EnginePoolOptions {
+  threads: number;
+  /**
+   * A thread whose footprint (its JavaScript heap plus the models' WebAssembly heaps, which
+   * only grow) passes this many MB after a task is retired: the pool moves new work to fresh
+   * threads and lets the old ones finish what they hold. 0 keeps threads however large.
+   */
+  memoryBudgetMb?: number;
+  /** Seconds an idle thread (and the models it loaded) is kept; none are started before use. */
+  idleSeconds?: number;
+}
+
 /**
  * A piscina pool running src/engine/pool-worker.ts. Workers are TypeScript loaded through
  * tsx (execArgv), the same way in production, tests and scripts. An aborted render
  * (task deadline) is cancelled in the pool.
  */
-export function createEnginePool(opts: { threads: number }): EnginePool {
-  const pool = new Piscina({
-    filename: path.join(__dirname, "pool-worker.ts"),
-    minThreads: 1,
-    maxThreads: opts.threads,
-    idleTimeout: 60_000,
-    execArgv: [...process.execArgv.filter((a) => !a.startsWith("--inspect")), "--import", "tsx"],
-  });
+export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readonly generation: number } {
+  const start = () =>
+    new Piscina({
+      filename: path.join(__dirname, "pool-worker.ts"),
+      minThreads: 0,
+      maxThreads: opts.threads,
+      idleTimeout: (opts.idleSeconds ?? 120) * 1000,
+      execArgv: [...process.execArgv.filter((a) => !a.startsWith("--inspect")), "--import", "tsx"],
+    });
+  let pool = start();
+  let generation = 0;
+  const retiring = new Set<Promise<void>>();
+  /** Retires the current threads once a task reports a footprint over the budget. */
+  const weigh = <T extends { footprintMb: number }>(answer: T): T => {
+    const budget = opts.memoryBudgetMb ?? 0;
+    if (budget > 0 && answer.footprintMb > budget) {
+      const old = pool;
+      pool = start();
+      generation++;
+      const done = old.close().catch(() => undefined);
+      retiring.add(done);
+      void done.then(() => retiring.delete(done));
+    }
+    return answer;
+  };
   return {
     id: "local",
+    get generation() {
+      return generation;
+    },
     supports: (effectId) => effectId in LOCAL_EFFECTS,
     async render(req, signal) {
       let answer: WorkerAnswer;
       try {
-        answer = (await pool.run(req, { signal })) as WorkerAnswer;
+        answer = weigh((await pool.run(req, { signal })) as WorkerAnswer);
       } catch (err) {
         if (signal?.aborted) throw new EngineError("The render was cancelled at the task's deadline.", true);
         throw err;
@@ -41,14 +73,16 @@ export function createEnginePool(opts: { threads: number }): EnginePool {
       return answer.result;
     },
     async check(req) {
-      const answer = (await pool.run(req, { name: "check" })) as CheckAnswer;
+      const answer = weigh((await pool.run(req, { name: "check" })) as CheckAnswer);
       if (!answer.ok) throw refusal(answer.engineError);
     },
     async screen(req) {
-      const answer = (await pool.run(req, { name: "screen" })) as CheckAnswer;
+      const answer = weigh((await pool.run(req, { name: "screen" })) as CheckAnswer);
       if (!answer.ok) throw refusal(answer.engineError);
     },
-    close: () => pool.destroy(),
+    close: async () => {
+      await Promise.all([pool.destroy(), ...retiring]);
+    },
   };
 }
 
