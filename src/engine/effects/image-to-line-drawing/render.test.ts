@@ -2,7 +2,34 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { photo, raw, request } from "../../shared/test-utils";
 import { sobel } from "../../shared/edges";
+import { uniform } from "../../shared/random";
+import { decodeRaw } from "../../shared/image-io";
+import { detectFaces } from "../../vision/human";
+import { eyesAndMouth } from "./features";
 import { render } from "./render";
+
+/** Grey levels of a rendered drawing. */
+async function drawing(input: Buffer) {
+  const out = await render(request("image-to-line-drawing", input));
+  const img = await raw(out.bytes);
+  const gray = new Uint8Array(img.width * img.height);
+  for (let i = 0; i < gray.length; i++) gray[i] = img.data[i * 3]!;
+  return { gray, width: img.width, height: img.height };
+}
+
+/** A grey image (w x h) from a function of the pixel, as PNG. */
+function synthetic(w: number, h: number, value: (x: number, y: number) => number, colour = [1, 1, 1]) {
+  const data = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const v = value(x, y);
+      for (let c = 0; c < 3; c++)
+        data[(y * w + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(v * colour[c]!)));
+    }
+  return sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
+}
 
 describe("image-to-line-drawing", () => {
   it("draws clean dark lines on white that follow the input's edges, unlike a plain threshold", async () => {
@@ -44,5 +71,127 @@ describe("image-to-line-drawing", () => {
     let agree = 0;
     for (let i = 0; i < n; i++) if (gray[i]! < 128 === src[i]! < 100) agree++;
     expect(agree / n).toBeLessThan(0.9);
+  });
+
+  it("draws a shape's contour but not the fine texture around it", async () => {
+    // A flat dark disc on a field of fine random texture (blobs of a few pixels, like fur or
+    // grass), seeded.
+    const W = 1000;
+    const H = 750;
+    const rnd = uniform(11);
+    const cw = 250;
+    const ch = 188;
+    const cells = new Float32Array(cw * ch).map(() => rnd());
+    const noise = await sharp(Buffer.from(Uint8Array.from(cells, (v) => Math.round(v * 255))), {
+      raw: { width: cw, height: ch, channels: 1 },
+    })
+      .resize(W, H, { fit: "fill", kernel: "cubic" })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+    const [cx, cy, r] = [500, 375, 200];
+    const input = await synthetic(W, H, (x, y) =>
+      Math.hypot(x - cx, y - cy) < r ? 45 : 150 + (noise[y * W + x]! - 128) * 0.7,
+    );
+    const { gray, width } = await drawing(input);
+    let contour = 0;
+    let texture = 0;
+    let textureArea = 0;
+    const angles = new Set<number>();
+    for (let i = 0; i < gray.length; i++) {
+      const x = i % width;
+      const y = (i - x) / width;
+      const d = Math.abs(Math.hypot(x - cx, y - cy) - r);
+      const outside = Math.hypot(x - cx, y - cy) > r + 25;
+      if (outside) textureArea++;
+      if (gray[i]! >= 128) continue;
+      if (d <= 8) {
+        contour++;
+        angles.add(Math.floor(((Math.atan2(y - cy, x - cx) + Math.PI) / (2 * Math.PI)) * 72));
+      } else if (outside) texture++;
+    }
+    // The contour goes most of the way round (texture touching it can break it in places);
+    // the texture, many times its area, gets far
+    // less ink than the contour.
+    expect(angles.size).toBeGreaterThanOrEqual(54);
+    expect(texture).toBeLessThan(contour * 0.5);
+    expect(texture / textureArea).toBeLessThan(0.01);
+  });
+
+  it("does not draw a thin bright scratch across an old print, but draws the print's shapes", async () => {
+    // Sepia-toned: a soft dark rounded shape, a long bright 2 px scratch across the picture
+    // and a second one down it, both away from the shape.
+    const W = 1000;
+    const H = 750;
+    const input = await synthetic(
+      W,
+      H,
+      (x, y) => {
+        const inside = x > 300 && x < 650 && y > 260 && y < 560;
+        let v = inside ? 80 : 175 - y * 0.04;
+        if (Math.abs(y - 150) <= 1) v = 245;
+        if (Math.abs(x - 820) <= 1) v = 240;
+        return v;
+      },
+      [1.0, 0.86, 0.66],
+    );
+    const { gray, width, height } = await drawing(input);
+    let onScratch = 0;
+    let scratchLength = 0;
+    for (let x = 40; x < width - 40; x++) {
+      if (x > 800 && x < 840) continue;
+      scratchLength++;
+      let ink = false;
+      for (let y = 144; y <= 156; y++) if (gray[y * width + x]! < 128) ink = true;
+      if (ink) onScratch++;
+    }
+    let onVertical = 0;
+    for (let y = 40; y < height - 40; y++) {
+      let ink = false;
+      for (let x = 814; x <= 826; x++) if (gray[y * width + x]! < 128) ink = true;
+      if (ink) onVertical++;
+    }
+    expect(onScratch / scratchLength).toBeLessThan(0.05);
+    expect(onVertical / (height - 80)).toBeLessThan(0.05);
+    // The shape's top edge is drawn along most of its length.
+    let onShape = 0;
+    for (let x = 320; x < 630; x++) {
+      let ink = false;
+      for (let y = 254; y <= 266; y++) if (gray[y * width + x]! < 128) ink = true;
+      if (ink) onShape++;
+    }
+    expect(onShape / 310).toBeGreaterThan(0.8);
+  });
+
+  it("keeps a face's eyes and mouth drawn", async () => {
+    const input = await photo("portrait-female-1.jpg");
+    const { gray, width, height } = await drawing(input);
+    const src = await decodeRaw(input, { channels: 3, flatten: true, maxSide: 1280 });
+    const { faces } = await detectFaces({ data: src.data, width: src.width, height: src.height });
+    expect(faces.length).toBeGreaterThan(0);
+    const parts = eyesAndMouth(faces[0]!);
+    expect(parts).not.toBeNull();
+    const k = width / src.width;
+    const inkIn = ([bx, by, bw, bh]: [number, number, number, number]) => {
+      let ink = 0;
+      let all = 0;
+      for (let y = Math.floor(by * k); y < Math.min(height, (by + bh) * k); y++)
+        for (let x = Math.floor(bx * k); x < Math.min(width, (bx + bw) * k); x++) {
+          all++;
+          if (gray[y * width + x]! < 128) ink++;
+        }
+      return ink / all;
+    };
+    for (const box of [...parts!.eyes, parts!.mouth]) expect(inkIn(box)).toBeGreaterThan(0.03);
+    // ...while the cheek between an eye and the mouth stays mostly paper.
+    const [ex, ey, ew, eh] = parts!.eyes[0]!;
+    const [, my] = parts!.mouth;
+    const cheek: [number, number, number, number] = [
+      ex,
+      ey + eh * 1.5,
+      ew * 0.6,
+      Math.max(4, my - ey - eh * 2),
+    ];
+    expect(inkIn(cheek)).toBeLessThan(inkIn(parts!.mouth));
   });
 });

@@ -1,139 +1,137 @@
+import sharp from "sharp";
 import type { RenderRequest } from "@/core/ports/renderer";
-import {
-  decodeRaw,
-  encodePng,
-  firstImage,
-  transformRaw,
-  type EffectOutput,
-  type RawImage,
-} from "../../shared/image-io";
-import { sobel } from "../../shared/edges";
+import { decodeRaw, encodePng, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
+import { inpaintRgb } from "../../shared/opencv";
+import { cutOutSubject, findSubject } from "../../shared/subject";
+import { detectFaces, personMatte, type Face } from "../../vision/human";
+import { boxMask, featureBoxes } from "./features";
+import { traceLines } from "./lines";
+import { findScratches } from "./scratches";
 
 /**
- * Image to Line Drawing: clean dark outlines on white paper that trace the photo's edges.
- * A Canny-style detector (smoothing, Sobel gradient, non-maximum suppression, hysteresis)
- * rather than a threshold of brightness, so a dark sweater becomes an outline, not a blot.
+ * Image to Line Drawing: clean dark pen lines on white paper that trace the photo's shapes.
+ * The subject (people through the face detector and the person matte, a pet or an object
+ * through the object detector and GrabCut) decides what is drawn in detail; a face's eyes,
+ * brows, nose and mouth are always drawn; an old print's scratches and dust are removed before
+ * tracing; texture (fur, leaves, grass) is flattened and its scraps dropped (lines.ts).
  */
 
-/** Working long side. Edges are found at this scale so line density does not depend on megapixels. */
-const WORK_SIDE = 1280;
+/** Output long side: at most the photo's, at least MIN_SIDE (small photos are enlarged). */
+const MAX_SIDE = 1280;
 const MIN_SIDE = 1000;
-
-/** Keeps only pixels that are the local maximum across the edge: one-pixel-thin lines. */
-function thin(mag: Float32Array, dir: Uint8Array, width: number, height: number): Float32Array {
-  const out = new Float32Array(width * height);
-  // Neighbour offsets across the edge for each direction bucket (the gradient's direction).
-  const step = [1, width + 1, width, width - 1];
-  for (let y = 1; y < height - 1; y++) {
-    for (let x = 1; x < width - 1; x++) {
-      const i = y * width + x;
-      const m = mag[i]!;
-      if (m === 0) continue;
-      const s = step[dir[i]!]!;
-      // ">" on one side and ">=" on the other breaks ties on plateaus deterministically.
-      if (m > mag[i - s]! && m >= mag[i + s]!) out[i] = m;
-    }
-  }
-  return out;
-}
-
-/** Value below which `fraction` of the non-zero entries fall (histogram, 1-unit bins). */
-function percentile(values: Float32Array, fraction: number): number {
-  const bins = new Uint32Array(1500);
-  let n = 0;
-  for (const v of values) {
-    if (v > 0) {
-      bins[Math.min(1499, Math.floor(v))]!++;
-      n++;
-    }
-  }
-  const target = n * fraction;
-  let seen = 0;
-  for (let b = 0; b < bins.length; b++) {
-    seen += bins[b]!;
-    if (seen >= target) return b;
-  }
-  return 1499;
-}
-
-/**
- * Hysteresis: strong ridge pixels seed lines, weaker ridge pixels join only if connected to
- * a seed. Connected lines shorter than `minLength` pixels are dropped as speckle.
- */
-function hysteresis(
-  ridge: Float32Array,
-  width: number,
-  height: number,
-  low: number,
-  high: number,
-  minLength: number,
-): Uint8Array {
-  const ink = new Uint8Array(width * height);
-  const seen = new Uint8Array(width * height);
-  const stack: number[] = [];
-  const component: number[] = [];
-  const around = [-width - 1, -width, -width + 1, -1, 1, width - 1, width, width + 1];
-  for (let start = 0; start < ridge.length; start++) {
-    if (seen[start] || ridge[start]! < high) continue;
-    seen[start] = 1;
-    stack.push(start);
-    component.length = 0;
-    while (stack.length > 0) {
-      const i = stack.pop()!;
-      component.push(i);
-      const x = i % width;
-      const y = (i - x) / width;
-      if (x === 0 || y === 0 || x === width - 1 || y === height - 1) continue;
-      for (const o of around) {
-        const j = i + o;
-        if (!seen[j] && ridge[j]! >= low) {
-          seen[j] = 1;
-          stack.push(j);
-        }
-      }
-    }
-    if (component.length >= minLength) for (const i of component) ink[i] = 255;
-  }
-  return ink;
-}
+/** Lines are found at this long side, so line density does not depend on megapixels. */
+export const WORK_SIDE = 800;
+/** Chroma spread below which a photo is a monochrome or toned print (scratch removal applies). */
+const PRINT_CHROMA = 15;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const bytes = firstImage(req);
-  let long = await decodeRaw(bytes, { channels: 1, flatten: true, maxSide: WORK_SIDE });
-  // Small photos are drawn at a working size of at least MIN_SIDE: at their own size every
-  // texture (fur, foam) is a few pixels wide and the page fills with ink.
-  if (Math.max(long.width, long.height) < MIN_SIDE) {
-    const f = MIN_SIDE / Math.max(long.width, long.height);
-    long = await transformRaw(long, (img) =>
-      img.resize(Math.round(long.width * f), Math.round(long.height * f), { kernel: "lanczos3" }),
-    );
+  const src = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: MAX_SIDE });
+  const grow = Math.max(1, MIN_SIDE / Math.max(src.width, src.height));
+  const outW = Math.round(src.width * grow);
+  const outH = Math.round(src.height * grow);
+
+  const k = WORK_SIDE / Math.max(src.width, src.height);
+  const w = Math.max(16, Math.round(src.width * k));
+  const h = Math.max(16, Math.round(src.height * k));
+  let rgb: Buffer = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
+    .resize(w, h, { fit: "fill" })
+    .raw()
+    .toBuffer();
+
+  const { faces, subject } = await findSubjectMask(src, w, h);
+  const features = boxMask(faces.flatMap(featureBoxes), w, h, w / src.width);
+
+  // An old print's scratches, creases and dust would be traced as the strongest lines.
+  if (chromaSpread(rgb) < PRINT_CHROMA) {
+    const grey = new Uint8Array(w * h);
+    for (let i = 0; i < w * h; i++)
+      grey[i] = Math.round(0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!);
+    const damage = await findScratches(grey, w, h, features);
+    if (damage) rgb = await inpaintRgb(rgb, w, h, damage, 3);
   }
-  const { width, height } = long;
-  const scale = Math.max(width, height) / 1000;
 
-  // Smoothing sets which details count as edges: enough to ignore skin pores, JPEG blocks
-  // and grass blades, not so much that eyes and mouths merge. Scaled with image size.
-  const sigma = Math.min(3, Math.max(1.2, 1.6 * scale));
-  const smooth = await transformRaw(long, (img) => img.median(3).blur(sigma));
+  const lines = await traceLines(rgb, w, h, { subject, features });
+  return encodePng(await strokes(lines, w, h, outW, outH));
+}
 
-  const { mag, dir } = sobel(smooth.data, width, height);
-  const ridge = thin(mag, dir, width, height);
+/** Faces, and the subject's mask at the working size (0..255), or null for a scene. */
+async function findSubjectMask(
+  src: RawImage,
+  w: number,
+  h: number,
+): Promise<{ faces: Face[]; subject: Uint8Array | null }> {
+  const pixels = { data: src.data, width: src.width, height: src.height };
+  const { faces } = await detectFaces(pixels);
+  let full: Uint8Array | null = null;
+  if (faces.length) {
+    full = (await personMatte(pixels)).alpha;
+  } else {
+    const found = await findSubject(src);
+    const cut = found ? await cutOutSubject(src, found.box) : null;
+    if (cut) full = Uint8Array.from(cut.data, (v) => (v ? 255 : 0));
+  }
+  if (!full) return { faces, subject: null };
+  const subject = await sharp(Buffer.from(full), {
+    raw: { width: src.width, height: src.height, channels: 1 },
+  })
+    .resize(w, h, { fit: "fill" })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  let covered = 0;
+  for (const v of subject) if (v >= 128) covered++;
+  covered /= w * h;
+  return { faces, subject: covered > 0.02 && covered < 0.97 ? new Uint8Array(subject) : null };
+}
 
-  // Thresholds adapt to the photo's own contrast (percentiles of ridge strength), with an
-  // absolute floor so a flat or nearly flat image stays blank instead of drawing noise.
-  const high = Math.max(48, percentile(ridge, 0.88));
-  const low = Math.max(20, high * 0.4);
-  const ink = hysteresis(ridge, width, height, low, high, Math.round(36 * scale) + 8);
+/** Spread of the two chroma axes (red-green, yellow-blue): near 0 for grey and toned prints. */
+export function chromaSpread(rgb: Uint8Array): number {
+  let s1 = 0;
+  let s2 = 0;
+  let q1 = 0;
+  let q2 = 0;
+  const n = rgb.length / 3;
+  for (let i = 0; i < rgb.length; i += 3) {
+    const rg = rgb[i]! - rgb[i + 1]!;
+    const yb = (rgb[i]! + rgb[i + 1]!) / 2 - rgb[i + 2]!;
+    s1 += rg;
+    s2 += yb;
+    q1 += rg * rg;
+    q2 += yb * yb;
+  }
+  return Math.sqrt(Math.max(0, q1 / n - (s1 / n) ** 2 + q2 / n - (s2 / n) ** 2));
+}
 
-  // Turn 1-pixel lines into smooth pen strokes: a small blur spreads and anti-aliases each
-  // line, then a steep linear map brings the core to near-black and the paper to white.
-  const penSigma = Math.max(0.7, 0.9 * scale);
-  const inkRaw: RawImage = {
-    data: Buffer.from(ink.buffer, ink.byteOffset, ink.byteLength),
-    width,
-    height,
-    channels: 1,
+/**
+ * The lines as smooth pen strokes at the output size: each line mask is enlarged, softened
+ * by a blur that sets the stroke width, and mapped steeply to near-black ink on white
+ * (anti-aliased edges). Outline lines are wider than the rest.
+ */
+async function strokes(
+  lines: Uint8Array,
+  w: number,
+  h: number,
+  outW: number,
+  outH: number,
+): Promise<RawImage> {
+  const f = outW / w;
+  const layer = async (level: 1 | 2, sigma: number) => {
+    const img = Buffer.alloc(w * h);
+    for (let i = 0; i < img.length; i++) img[i] = lines[i]! >= level ? 255 : 0;
+    return sharp(img, { raw: { width: w, height: h, channels: 1 } })
+      .resize(outW, outH, { fit: "fill", kernel: "linear" })
+      .blur(sigma)
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
   };
-  const drawn = await transformRaw(inkRaw, (img) => img.blur(penSigma).linear(-2.6, 255));
-  return encodePng(drawn);
+  const thin = await layer(1, Math.max(0.7, 0.55 * f));
+  const bold = await layer(2, Math.max(1, 0.9 * f));
+  const out = Buffer.alloc(outW * outH);
+  for (let i = 0; i < out.length; i++) {
+    const ink = Math.max(thin[i]! * 2.4, bold[i]! * 2.6);
+    out[i] = Math.max(0, Math.min(255, Math.round(255 - ink)));
+  }
+  return { data: out, width: outW, height: outH, channels: 1 };
 }
