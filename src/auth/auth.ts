@@ -11,6 +11,8 @@ export interface AuthOptions {
   secret: string;
   /** Called once for each new account (the starting credit grant). */
   onUserCreated(userId: string): Promise<void>;
+  /** Called when sessions end before their time (sign-out, revoked, account deleted): cached sessions are dropped. */
+  onSessionsEnded?(ended: { sessionIds?: string[]; userIds?: string[] }): Promise<void>;
 }
 
 /**
@@ -63,7 +65,21 @@ export function createAuth(opts: AuthOptions) {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     databaseHooks: {
+      // Every way a session ends goes through these (sign-out, revoke-session(s),
+      // revoke-other-sessions, a deleted user): each process's session cache drops it at once.
+      session: {
+        delete: {
+          after: async (session) => {
+            await opts.onSessionsEnded?.({ sessionIds: [session.id] });
+          },
+        },
+      },
       user: {
+        delete: {
+          after: async (user) => {
+            await opts.onSessionsEnded?.({ userIds: [user.id] });
+          },
+        },
         create: {
           before: async (user) => {
             checkName(user.name);

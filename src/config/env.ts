@@ -174,6 +174,8 @@ export const envSchema = z.object({
   /** Requests per minute per user and per IP (0 turns a limit off). */
   RATE_LIMIT_UPLOADS_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   RATE_LIMIT_SUBMITS_PER_MINUTE: z.coerce.number().int().min(0).default(30),
+  /** Live task-event streams (SSE) one user may hold open at once, per process (0: no cap). */
+  SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().min(0).default(4),
   /** Set: GET /api/metrics requires `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** Test knob (fault tests kill a worker mid-render): a pause in ms before each local render. */

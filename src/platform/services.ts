@@ -8,6 +8,8 @@ import { LocalDiskStorage } from "@/adapters/storage/local-disk";
 import type { ObjectStorage } from "@/core/ports/storage";
 import { createAuth, type Auth } from "@/auth/auth";
 import { SessionCache } from "@/auth/session-cache";
+import { InProcessSessionRevocations, RedisSessionRevocations } from "@/adapters/events/session-revocations";
+import type { SessionRevocation, SessionRevocationChannel } from "@/core/ports/session-revocations";
 import type { Env } from "@/config/env";
 import { resolveAuthSecret } from "@/config/secret";
 import { grantSignupCredits } from "@/core/credits";
@@ -34,6 +36,7 @@ import {
   type TaskDeps,
 } from "@/core/task-lifecycle";
 import { RenderTimes, TaskStatusCache } from "@/core/task-status";
+import { StreamSlots } from "@/core/task-stream";
 import type { Renderer, RenderResult } from "@/core/ports/renderer";
 import { ImageRefusedError, type ImageSanitizer } from "@/core/ports/image-sanitizer";
 import { sweepStaleUploads } from "@/core/uploads";
@@ -80,6 +83,14 @@ export interface Services {
   renderTimes: RenderTimes;
   auth: Auth;
   sessions: SessionCache;
+  /**
+   * Ends sessions in every process's session cache at once (this one, then the others
+   * through Redis in scale-out). better-auth's hooks call it for sign-out and revocations;
+   * call it after suspending an account (`{ userIds: [id] }`).
+   */
+  revokeSessions(revocation: SessionRevocation): Promise<void>;
+  /** Open task-event streams per user (SSE_MAX_STREAMS_PER_USER; counted per process). */
+  streamSlots: StreamSlots;
   signer: UrlSigner;
   sanitizer: ImageSanitizer;
   gate: SubmitGate;
@@ -165,6 +176,24 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   const secret = resolveAuthSecret(env);
   const signer = new UrlSigner(secret);
 
+  // A session that ends is dropped from every process's session cache at once: here, then
+  // in the others through the revocation channel (Redis pub/sub in scale-out).
+  // (A render-only worker serves no request: it needs no connection for it.)
+  const revocations: SessionRevocationChannel =
+    env.REDIS_URL && role !== "worker"
+      ? new RedisSessionRevocations(env.REDIS_URL, env.QUEUE_NAME, (err) =>
+          log.warn({ err: err.message }, "redis session revocation channel error"),
+        )
+      : new InProcessSessionRevocations();
+  // Called by better-auth's hooks while serving requests, so after `sessions` below exists.
+  const revokeSessions = async (revocation: SessionRevocation) => {
+    sessions.evict(revocation);
+    try {
+      await revocations.publish(revocation);
+    } catch (err) {
+      log.warn({ err: String(err) }, "could not signal a session revocation to other processes");
+    }
+  };
   const auth = createAuth({
     db,
     env,
@@ -172,11 +201,25 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     onUserCreated: async (userId) => {
       await grantSignupCredits(db, userId, env.SIGNUP_CREDITS);
     },
+    onSessionsEnded: revokeSessions,
   });
-  const sessions = new SessionCache(async (headers) => {
-    const s = await auth.api.getSession({ headers });
-    return s ? { id: s.user.id, email: s.user.email, name: s.user.name } : null;
-  });
+  const sessions = new SessionCache(
+    async (headers) => {
+      const s = await auth.api.getSession({ headers });
+      return s
+        ? {
+            user: { id: s.user.id, email: s.user.email, name: s.user.name },
+            sessionId: s.session.id,
+            token: s.session.token,
+            expiresAt: new Date(s.session.expiresAt).getTime(),
+          }
+        : null;
+    },
+    { cookieName: (await auth.$context).authCookies.sessionToken.name },
+  );
+  const unsubscribeRevocations = revocations.subscribe((r) => sessions.evict(r));
+  await revocations.ready();
+  const streamSlots = new StreamSlots(env.SSE_MAX_STREAMS_PER_USER);
 
   const sanitizer: ImageSanitizer = {
     async sanitize(bytes) {
@@ -362,6 +405,8 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     renderTimes,
     auth,
     sessions,
+    revokeSessions,
+    streamSlots,
     signer,
     sanitizer,
     gate,
@@ -388,6 +433,8 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       await events.close();
       await settings.close();
       await settingsChannel.close();
+      unsubscribeRevocations();
+      await revocations.close();
       await redis?.quit().catch(() => {});
       await database.close();
     },

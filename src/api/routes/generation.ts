@@ -4,7 +4,9 @@ import { z } from "zod";
 import { AppError } from "@/core/errors";
 import { submitGeneration } from "@/core/submit";
 import { getTaskResult } from "@/core/task-status";
-import { followTask } from "@/core/task-stream";
+import { followTasks } from "@/core/task-stream";
+import type { TaskResultAnswer } from "@/core/task-status";
+import type { Services } from "@/platform/services";
 import { clientIp, rateLimit, requireUser, type ApiEnv } from "../context";
 
 /** Task ids are ours (letters, digits, - and _): anything else, a NUL byte included, is a 400. */
@@ -15,6 +17,34 @@ const taskIdSchema = z.object({
     .max(64)
     .regex(/^[A-Za-z0-9_-]+$/),
 });
+
+const TASK_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Tasks one stream may follow: the largest number of tasks one submit makes (the biggest plan's upload cap). */
+const maxStreamTasks = (s: Services): number =>
+  Math.max(s.env.SUBSCRIBER_UPLOAD_CAP, ...s.pricing.plans.map((p) => p.uploadCap ?? 0));
+
+/**
+ * `taskEvents`'s query: the spec's `taskId=<id>`, or ours, `taskIds=<id>,<id>,…` (one
+ * stream for a tab's pending tasks; every id validated, duplicates dropped, at most `max`).
+ */
+function streamTaskIds(query: { taskId?: string; taskIds?: string }, max: number): string[] {
+  if (query.taskIds === undefined) {
+    const parsed = taskIdSchema.safeParse({ taskId: query.taskId });
+    if (!parsed.success) throw new AppError("VALIDATION", "taskId is required");
+    return [parsed.data.taskId];
+  }
+  if (query.taskId !== undefined) throw new AppError("VALIDATION", "Send taskId or taskIds, not both");
+  const ids = z
+    .string()
+    .max(max * 65)
+    .transform((v) => [...new Set(v.split(","))])
+    .pipe(z.array(z.string().regex(TASK_ID)).min(1).max(max))
+    .safeParse(query.taskIds);
+  if (!ids.success)
+    throw new AppError("VALIDATION", `taskIds must be 1 to ${max} task ids separated by commas`);
+  return ids.data;
+}
 
 async function readJson(c: { req: { json(): Promise<unknown> } }): Promise<unknown> {
   try {
@@ -68,26 +98,61 @@ export function generationRoutes() {
 
     app.get(`${prefix}/taskEvents`, async (c) => {
       const user = requireUser(c);
-      const parsed = taskIdSchema.safeParse({ taskId: c.req.query("taskId") });
-      if (!parsed.success) throw new AppError("VALIDATION", "taskId is required");
-      const { taskId } = parsed.data;
       const s = c.get("services");
-      const first = await getTaskResult(
-        { db: s.database.db, cache: s.taskCache, times: s.renderTimes },
-        user.id,
-        taskId,
+      const taskIds = streamTaskIds(
+        { taskId: c.req.query("taskId"), taskIds: c.req.query("taskIds") },
+        maxStreamTasks(s),
       );
-      if (!first) return c.json({ message: "Task not found" }, 404);
-      return streamSSE(c, async (stream) => {
-        const aborted = new AbortController();
-        stream.onAbort(() => aborted.abort());
-        const deps = { db: s.database.db, cache: s.taskCache, events: s.events, times: s.renderTimes };
-        for await (const item of followTask(deps, user.id, taskId, first, aborted.signal)) {
-          if (item.kind === "answer")
-            await stream.writeSSE({ event: "task", data: JSON.stringify(item.answer) });
-          else await stream.write(": keep-alive\n\n");
+      const multi = c.req.query("taskIds") !== undefined;
+      // Each open stream holds a connection and listeners: a user gets a few (one per tab).
+      const release = s.streamSlots.acquire(user.id);
+      if (!release) {
+        const max = s.streamSlots.max;
+        throw new AppError(
+          "RATE_LIMITED",
+          `Too many live updates are open (at most ${max}). Close another tab of this site and try again.`,
+          { maxStreams: max },
+          { key: "tooManyStreams", values: { max } },
+        );
+      }
+      let streaming = false;
+      try {
+        const firsts = new Map<string, TaskResultAnswer>();
+        for (const taskId of taskIds) {
+          const first = await getTaskResult(
+            { db: s.database.db, cache: s.taskCache, times: s.renderTimes },
+            user.id,
+            taskId,
+          );
+          if (!first) return c.json({ message: "Task not found" }, 404);
+          firsts.set(taskId, first);
         }
-      });
+        streaming = true;
+        return streamSSE(c, async (stream) => {
+          const aborted = new AbortController();
+          stream.onAbort(() => {
+            aborted.abort();
+            release();
+          });
+          try {
+            const deps = { db: s.database.db, cache: s.taskCache, events: s.events, times: s.renderTimes };
+            for await (const item of followTasks(deps, user.id, firsts, aborted.signal)) {
+              // The spec's single-task form sends the spec's answer as is; the multi-task
+              // form names the task in each event.
+              if (item.kind === "answer")
+                await stream.writeSSE({
+                  event: "task",
+                  data: JSON.stringify(multi ? { taskId: item.taskId, ...item.answer } : item.answer),
+                });
+              else await stream.write(": keep-alive\n\n");
+            }
+          } finally {
+            release();
+          }
+        });
+      } finally {
+        if (!streaming) release();
+      }
     });
   }
   return app;

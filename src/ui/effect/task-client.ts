@@ -1,8 +1,8 @@
 /**
  * The browser's side of generation: submit, then follow each task until it ends. It reads
- * every answer shape the spec lists, follows server-sent events, and falls back to the
- * spec's polling (POST taskResult, at most 60 attempts 5 s apart). Framework-free, so it
- * is tested on its own.
+ * every answer shape the spec lists, follows server-sent events (one stream per tab for
+ * all of its pending tasks), and falls back to the spec's polling (POST taskResult, at most
+ * 60 attempts 5 s apart). Framework-free, so it is tested on its own.
  */
 
 export const POLL_INTERVAL_MS = 5_000;
@@ -122,6 +122,8 @@ export interface FollowOptions {
   fetch?: typeof fetch;
   /** Creates an EventSource; absent (or throwing) means polling only. */
   eventSource?: (url: string) => EventSource;
+  /** The stream shared by the tasks followed (default: this tab's, one per base). */
+  hub?: TaskStreamHub;
   intervalMs?: number;
   maxAttempts?: number;
   signal?: AbortSignal;
@@ -139,6 +141,134 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     });
   });
 
+interface Follower {
+  messages: ClientMessageTable;
+  onProgress?: (progress: TaskProgress) => void;
+  /** A final state, or null: SSE unavailable or dropped (the caller polls). */
+  resolve: (state: TaskState | null) => void;
+}
+
+/**
+ * One EventSource per tab for all of its pending tasks: `taskEvents?taskIds=a,b,c` (the
+ * spec's `?taskId=` for a single task). Tasks followed in the same tick share one stream;
+ * a task added later (a new batch) reopens the stream with every pending task (the server
+ * sends each task's current answer first, so nothing is missed). When the stream fails
+ * (refused, e.g. 429 past the per-user cap, or dropped) its tasks fall back to polling.
+ */
+export class TaskStreamHub {
+  private readonly followers = new Map<string, Follower[]>();
+  private current: { source: EventSource; ids: ReadonlySet<string> } | null = null;
+  private scheduled = false;
+  private factory: ((url: string) => EventSource) | undefined;
+
+  constructor(private readonly base: string) {}
+
+  /** Follows a task over the shared stream; resolves null when events are unavailable or drop. */
+  follow(
+    taskId: string,
+    eventSource: (url: string) => EventSource,
+    messages: ClientMessageTable,
+    onProgress?: (progress: TaskProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<TaskState | null> {
+    this.factory = eventSource;
+    return new Promise((resolve) => {
+      const follower: Follower = { messages, onProgress, resolve };
+      this.followers.set(taskId, [...(this.followers.get(taskId) ?? []), follower]);
+      signal?.addEventListener("abort", () => this.drop(taskId, follower, null));
+      if (signal?.aborted) return this.drop(taskId, follower, null);
+      this.schedule();
+    });
+  }
+
+  /** Task ids the open stream carries (none when closed). */
+  get streaming(): string[] {
+    return this.current ? [...this.current.ids] : [];
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      this.open();
+    });
+  }
+
+  /** (Re)opens the stream when some pending task is not on it. */
+  private open(): void {
+    const ids = [...this.followers.keys()];
+    if (!ids.length || (this.current && ids.every((id) => this.current!.ids.has(id)))) return;
+    this.close();
+    const query =
+      ids.length === 1
+        ? `taskId=${encodeURIComponent(ids[0]!)}`
+        : `taskIds=${ids.map(encodeURIComponent).join(",")}`;
+    let source: EventSource;
+    try {
+      source = this.factory!(`${this.base}/taskEvents?${query}`);
+    } catch {
+      for (const id of ids) this.settle(id, null);
+      return;
+    }
+    const stream = { source, ids: new Set(ids) };
+    this.current = stream;
+    source.addEventListener("task", (e) => {
+      if (this.current !== stream) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse((e as MessageEvent<string>).data);
+      } catch {
+        return;
+      }
+      // The multi-task form names the task; the spec's single-task form does not.
+      const named = str(obj(parsed).taskId);
+      const taskId = named ?? (stream.ids.size === 1 ? ids[0] : undefined);
+      if (!taskId || !this.followers.has(taskId)) return;
+      for (const f of this.followers.get(taskId)!) {
+        const state = readTaskAnswer(parsed, f.messages);
+        if (state.kind === "pending") {
+          if (state.progress) f.onProgress?.(state.progress);
+        } else f.resolve(state);
+      }
+      const state = readTaskAnswer(parsed);
+      if (state.kind !== "pending") this.followers.delete(taskId);
+      if (!this.followers.size) this.close();
+    });
+    source.onerror = () => {
+      if (this.current !== stream) return;
+      this.close();
+      for (const id of stream.ids) this.settle(id, null);
+    };
+  }
+
+  private close(): void {
+    this.current?.source.close();
+    this.current = null;
+  }
+
+  private settle(taskId: string, state: TaskState | null): void {
+    for (const f of this.followers.get(taskId) ?? []) f.resolve(state);
+    this.followers.delete(taskId);
+  }
+
+  private drop(taskId: string, follower: Follower, state: TaskState | null): void {
+    const list = (this.followers.get(taskId) ?? []).filter((f) => f !== follower);
+    if (list.length) this.followers.set(taskId, list);
+    else this.followers.delete(taskId);
+    follower.resolve(state);
+    if (!this.followers.size) this.close();
+  }
+}
+
+/** This tab's hubs, one per API base. */
+const hubs = new Map<string, TaskStreamHub>();
+const hubFor = (base: string): TaskStreamHub => {
+  let hub = hubs.get(base);
+  if (!hub) hubs.set(base, (hub = new TaskStreamHub(base)));
+  return hub;
+};
+
 /** Follows server-sent events until the task ends; null when SSE is unavailable or drops. */
 function followEvents(
   opts: FollowOptions,
@@ -146,37 +276,19 @@ function followEvents(
   messages: ClientMessageTable,
 ): Promise<TaskState | null> {
   if (!opts.eventSource) return Promise.resolve(null);
-  return new Promise((resolve) => {
-    let source: EventSource;
-    try {
-      source = opts.eventSource!(`${opts.base}/taskEvents?taskId=${encodeURIComponent(taskId)}`);
-    } catch {
-      resolve(null);
-      return;
-    }
-    const finish = (value: TaskState | null) => {
-      source.close();
-      resolve(value);
-    };
-    source.addEventListener("task", (e) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse((e as MessageEvent<string>).data);
-      } catch {
-        return;
-      }
-      const state = readTaskAnswer(parsed, messages);
-      if (state.kind !== "pending") finish(state);
-      else if (state.progress) opts.onProgress?.(state.progress);
-    });
-    source.onerror = () => finish(null);
-    opts.signal?.addEventListener("abort", () => finish(null));
-  });
+  return (opts.hub ?? hubFor(opts.base)).follow(
+    taskId,
+    opts.eventSource,
+    messages,
+    opts.onProgress,
+    opts.signal,
+  );
 }
 
 /**
- * Follows one task to its end: server-sent events first; if they are unavailable or drop,
- * the spec's polling takes over. Resolves to success or failure, never rejects; after
+ * Follows one task to its end: server-sent events first (on the tab's one stream, shared
+ * with every task followed alongside); if they are unavailable or drop, the spec's polling
+ * takes over. Resolves to success or failure, never rejects; after
  * maxAttempts polls the answer is the timeout message.
  */
 export async function followTask(taskId: string, opts: FollowOptions): Promise<TaskState> {
