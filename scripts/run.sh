@@ -9,4 +9,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm install --no-audit --no-fund
 fi
 npx next build
-exec env NODE_ENV=production node --import tsx server.ts
+# Memory (docs/PERFORMANCE.md): two malloc arenas instead of one per thread (the engine's
+# threads and libvips' each grew their own), and a smaller young generation.
+exec env NODE_ENV=production MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --import tsx server.ts

@@ -43,6 +43,13 @@ export const envSchema = z.object({
   /** Worker threads rendering images in this process. */
   ENGINE_THREADS: positiveInt.default(2),
   /**
+   * MB one engine thread may hold (its heap plus the models' WebAssembly heaps, which never
+   * shrink) before it is replaced by a fresh one after its task; 0 never replaces threads.
+   */
+  ENGINE_THREAD_MEMORY_MB: z.coerce.number().int().min(0).default(400),
+  /** Seconds an idle engine thread (and its models) is kept before it exits. */
+  ENGINE_IDLE_SECONDS: positiveInt.default(120),
+  /**
    * Image engine: an id of the provider table (local, comfyui, fal, gemini, openai, replicate;
    * checked against it at start). Unset: comfyui if COMFYUI_URL is set, else fal if FAL_KEY is,
    * else gemini if GEMINI_API_KEY is, else local. OpenAI and Replicate keys never select themselves.

@@ -266,7 +266,11 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   // or (a web process in scale-out, or tests with their own renderer) one thread started on
   // first need.
   let checkPool: EnginePool | undefined;
-  const modelPool = () => pool ?? (checkPool ??= createEnginePool({ threads: 1 }));
+  const poolOptions = {
+    memoryBudgetMb: env.ENGINE_THREAD_MEMORY_MB,
+    idleSeconds: env.ENGINE_IDLE_SECONDS,
+  };
+  const modelPool = () => pool ?? (checkPool ??= createEnginePool({ threads: 1, ...poolOptions }));
   const nsfwThreshold = env.NSFW_CHECK ? env.NSFW_THRESHOLD : null;
   // The local engine alone unless a hosted provider is configured (docs/PROVIDERS.md).
   const engine = await createRenderer(env, {
@@ -279,7 +283,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
             supports: () => false,
             render: () => Promise.reject(new Error("this web process does not render")),
           }
-        : (pool = createEnginePool({ threads: env.ENGINE_THREADS }))),
+        : (pool = createEnginePool({ threads: env.ENGINE_THREADS, ...poolOptions }))),
     imagesToday: () => imagesToday(db),
     // The admin's engine per effect, read per render: a switch needs no restart.
     engineFor: (effectId) => settings.current().effects[effectId]?.engine,
