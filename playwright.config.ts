@@ -46,6 +46,8 @@ export default defineConfig({
       ALTCHA_MAX_COUNTER: "40",
       RATE_LIMIT_UPLOADS_PER_MINUTE: "0",
       RATE_LIMIT_SUBMITS_PER_MINUTE: "0",
+      // e2e/plans.spec.ts buys a pack through the built-in test checkout (off by default).
+      TEST_CHECKOUT: "true",
     },
   },
 });

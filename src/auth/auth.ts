@@ -4,6 +4,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { Db } from "@/core/db";
 import * as schema from "@/core/schema";
 import type { Env } from "@/config/env";
+import { commonPasswords } from "./common-passwords";
 
 export interface AuthOptions {
   db: Db;
@@ -50,6 +51,8 @@ export function createAuth(opts: AuthOptions) {
       autoSignIn: true,
     },
     socialProviders,
+    // The most common passwords are refused at sign-up, change and reset (PASSWORD_TOO_COMMON).
+    plugins: [commonPasswords()],
     // Unset: better-auth's default (on in production only).
     ...(env.AUTH_RATE_LIMIT === undefined ? {} : { rateLimit: { enabled: env.AUTH_RATE_LIMIT } }),
     session: {

@@ -15,6 +15,13 @@ describe("configuration", () => {
     expect(env.TASK_TIMEOUT_SECONDS).toBe(300);
   });
 
+  it("offers the test checkout only when TEST_CHECKOUT is set to true", () => {
+    expect(parseEnv({}).TEST_CHECKOUT).toBe(false);
+    expect(parseEnv({ TEST_CHECKOUT: "true" }).TEST_CHECKOUT).toBe(true);
+    expect(parseEnv({ TEST_CHECKOUT: "false" }).TEST_CHECKOUT).toBe(false);
+    expect(() => parseEnv({ TEST_CHECKOUT: "sure" })).toThrow("TEST_CHECKOUT");
+  });
+
   it("follows PORT, and treats empty values as unset", () => {
     const env = parseEnv({ PORT: "4123", DATABASE_URL: "" });
     expect(env.appUrl).toBe("http://localhost:4123");

@@ -155,6 +155,12 @@ export const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Stripe API origin (tests point it at a local fake). */
   STRIPE_API_URL: z.url().optional(),
+  /**
+   * Without Stripe: true offers the built-in test checkout (purchases complete with no payment,
+   * labelled as test mode); false (the default) refuses purchases, so a server left without
+   * Stripe never gives credits or plans away.
+   */
+  TEST_CHECKOUT: bool.default(false),
   /** redis://… selects BullMQ workers, Redis pub/sub for task events and Redis rate limits. */
   REDIS_URL: z
     .string()

@@ -25,6 +25,29 @@ export interface BillingDeps {
   pricing: Pricing;
   payments: PaymentProvider;
   appUrl: string;
+  /** TEST_CHECKOUT: without Stripe, whether the built-in test checkout may be used. */
+  testCheckout: boolean;
+}
+
+/**
+ * How this server takes purchases: Stripe, the built-in test checkout (only when the
+ * operator asked for it, TEST_CHECKOUT=true), or not at all.
+ */
+export type CheckoutMode = "stripe" | "test" | "none";
+
+export function checkoutMode(deps: Pick<BillingDeps, "payments" | "testCheckout">): CheckoutMode {
+  if (deps.payments.kind === "stripe") return "stripe";
+  return deps.testCheckout ? "test" : "none";
+}
+
+/** Neither Stripe nor the test checkout: a purchase is refused before anything is written. */
+export function purchasesNotConfigured(): AppError {
+  return new AppError(
+    "UNAVAILABLE",
+    "Purchases are not set up on this server.",
+    { checkout: "none" },
+    { key: "purchasesNotConfigured" },
+  );
 }
 
 /** Creates a checkout for a pack or plan and returns where to send the browser. */
@@ -33,6 +56,7 @@ export async function startCheckout(
   user: { id: string; email: string },
   productId: string,
 ): Promise<{ url: string; checkoutId: string }> {
+  if (checkoutMode(deps) === "none") throw purchasesNotConfigured();
   const product = findProduct(deps.pricing, productId);
   if (!product) throw new AppError("VALIDATION", `Unknown product "${productId}"`);
   const checkoutId = newId();
@@ -203,13 +227,17 @@ export async function getCheckout(db: Db, userId: string, checkoutId: string) {
 /**
  * The built-in test checkout's "Pay" button: emits what Stripe would send (checkout
  * completed and, for a plan, its first invoice paid) through applyPaymentEvent, the same
- * fulfilment path as real webhooks. Pressing it twice changes nothing more.
+ * fulfilment path as real webhooks. Pressing it twice changes nothing more. Refused unless
+ * the test checkout is on (TEST_CHECKOUT=true, no Stripe).
  */
 export async function completeTestCheckout(
-  deps: Pick<BillingDeps, "db" | "pricing">,
+  deps: Pick<BillingDeps, "db" | "pricing" | "payments" | "testCheckout">,
   userId: string,
   checkoutId: string,
 ): Promise<void> {
+  const mode = checkoutMode(deps);
+  if (mode === "none") throw purchasesNotConfigured();
+  if (mode !== "test") throw new AppError("NOT_FOUND", "Checkout not found");
   const checkout = await getCheckout(deps.db, userId, checkoutId);
   if (!checkout || checkout.provider !== "test") throw new AppError("NOT_FOUND", "Checkout not found");
   if (checkout.status === "canceled") throw new AppError("CONFLICT", "This checkout was canceled.");

@@ -134,6 +134,8 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     // Tests submit hundreds of times a minute from one address; the limits have their own test.
     RATE_LIMIT_UPLOADS_PER_MINUTE: "0",
     RATE_LIMIT_SUBMITS_PER_MINUTE: "0",
+    // Tests buy through the built-in test checkout (off by default; its refusal has its own test).
+    TEST_CHECKOUT: "true",
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...opts.env,
   });

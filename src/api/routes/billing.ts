@@ -2,8 +2,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import {
   cancelTestCheckout,
+  checkoutMode,
   completeTestCheckout,
   getCheckout,
+  purchasesNotConfigured,
   startCheckout,
   applyPaymentEvent,
 } from "@/core/billing";
@@ -26,7 +28,8 @@ export function billingRoutes() {
       const s = c.get("services");
       return c.json({
         ...s.pricing,
-        checkout: s.payments.kind,
+        // "stripe", "test" (TEST_CHECKOUT=true) or "none" (purchases refused).
+        checkout: checkoutMode({ payments: s.payments, testCheckout: s.env.TEST_CHECKOUT }),
         subscriberUploadCap: s.env.SUBSCRIBER_UPLOAD_CAP,
       });
     })
@@ -41,7 +44,13 @@ export function billingRoutes() {
       if (!parsed.success) throw new AppError("VALIDATION", "productId is required");
       const s = c.get("services");
       const { url, checkoutId } = await startCheckout(
-        { db: s.db, pricing: s.pricing, payments: s.payments, appUrl: s.env.appUrl },
+        {
+          db: s.db,
+          pricing: s.pricing,
+          payments: s.payments,
+          appUrl: s.env.appUrl,
+          testCheckout: s.env.TEST_CHECKOUT,
+        },
         user,
         parsed.data.productId,
       );
@@ -56,13 +65,20 @@ export function billingRoutes() {
     .post("/checkout/test/:id/complete", async (c) => {
       const user = requireUser(c);
       const s = c.get("services");
-      if (s.payments.kind !== "test") throw new AppError("NOT_FOUND", "Checkout not found");
-      await completeTestCheckout(s, user.id, checkoutId(c.req.param("id")));
+      await completeTestCheckout(
+        { db: s.db, pricing: s.pricing, payments: s.payments, testCheckout: s.env.TEST_CHECKOUT },
+        user.id,
+        checkoutId(c.req.param("id")),
+      );
       return c.json({ status: "completed" });
     })
     .post("/checkout/test/:id/cancel", async (c) => {
       const user = requireUser(c);
-      await cancelTestCheckout(c.get("services").db, user.id, checkoutId(c.req.param("id")));
+      const s = c.get("services");
+      const mode = checkoutMode({ payments: s.payments, testCheckout: s.env.TEST_CHECKOUT });
+      if (mode === "none") throw purchasesNotConfigured();
+      if (mode !== "test") throw new AppError("NOT_FOUND", "Checkout not found");
+      await cancelTestCheckout(s.db, user.id, checkoutId(c.req.param("id")));
       return c.json({ status: "canceled" });
     })
     .post("/webhooks/stripe", async (c) => {

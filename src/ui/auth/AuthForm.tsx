@@ -33,8 +33,13 @@ export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; s
             : await signInEmail(email, password);
         setBusy(false);
         if (result.error) {
+          // better-auth's codes we have words for are shown in the user's language.
           setError(
-            mode === "signUp" ? t("signUpFailed", { reason: result.error.message ?? "" }) : t("failed"),
+            result.error.code === "PASSWORD_TOO_COMMON"
+              ? t("passwordTooCommon")
+              : mode === "signUp"
+                ? t("signUpFailed", { reason: result.error.message ?? "" })
+                : t("failed"),
           );
           return;
         }

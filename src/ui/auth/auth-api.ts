@@ -4,7 +4,10 @@
  * Calls better-auth's HTTP endpoints directly. Its browser client would add ~11 kB
  * gzipped to every page for three POSTs.
  */
-async function post(path: string, body: unknown): Promise<{ error: { message: string } | null }> {
+async function post(
+  path: string,
+  body: unknown,
+): Promise<{ error: { message: string; code?: string } | null }> {
   try {
     const res = await fetch(`/api/auth/${path}`, {
       method: "POST",
@@ -13,8 +16,8 @@ async function post(path: string, body: unknown): Promise<{ error: { message: st
       body: JSON.stringify(body ?? {}),
     });
     if (res.ok) return { error: null };
-    const data = (await res.json().catch(() => ({}))) as { message?: string };
-    return { error: { message: data.message ?? res.statusText } };
+    const data = (await res.json().catch(() => ({}))) as { message?: string; code?: string };
+    return { error: { message: data.message ?? res.statusText, code: data.code } };
   } catch (err) {
     return { error: { message: err instanceof Error ? err.message : "Network error" } };
   }

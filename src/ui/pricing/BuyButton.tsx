@@ -9,6 +9,7 @@ import { Button } from "@/ui/primitives/Button";
 /** Starts a checkout (Stripe or the test checkout) for a pack or plan. */
 export function BuyButton({ productId, label }: { productId: string; label: string }) {
   const t = useTranslations("pricing");
+  const te = useTranslations("errors.server");
   const account = useAccount();
   const router = useRouter();
   const [busy, setBusy] = useState(false);
@@ -32,7 +33,13 @@ export function BuyButton({ productId, label }: { productId: string; label: stri
             headers: { "content-type": "application/json" },
             body: JSON.stringify({ productId }),
           });
-          const body = (await res.json()) as { url?: string };
+          const body = (await res.json()) as { url?: string; messageKey?: string };
+          // The server's reason in the user's language (e.g. purchases not set up here).
+          if (!res.ok && body.messageKey && te.has(body.messageKey as "busy")) {
+            toast.error(te(body.messageKey as "busy"));
+            setBusy(false);
+            return;
+          }
           if (!res.ok || !body.url) throw new Error("checkout");
           if (body.url.startsWith("/")) router.push(body.url.replace(/^\/checkout/, "/checkout"));
           else window.location.assign(body.url);

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { connection } from "next/server";
 import { getFormatter, getTranslations, setRequestLocale } from "next-intl/server";
 import { EFFECT_CREDITS } from "@/core/catalogue-constants";
+import { checkoutModeOf } from "@/adapters/payments/test-checkout";
 import { getEnv } from "@/config/env";
 import { getPricing } from "@/config/pricing";
 import type { Locale } from "@/i18n/locales";
@@ -23,14 +24,18 @@ export async function generateMetadata({
   });
 }
 
-/** Packs and plans with their configured prices; marked as test mode without Stripe. */
+/**
+ * Packs and plans with their configured prices. With the test checkout (TEST_CHECKOUT=true,
+ * no Stripe) the page says no real payment is taken; with neither, it says purchases are not
+ * set up here and offers no buy buttons.
+ */
 export default async function PricingPage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
   setRequestLocale(locale);
   await connection(); // prices and the payment mode come from the configuration at run time
   const env = getEnv();
   const pricing = getPricing();
-  const testMode = !(env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET);
+  const mode = checkoutModeOf(env);
   const subscriberCap = env.SUBSCRIBER_UPLOAD_CAP;
   const signupCredits = env.SIGNUP_CREDITS;
   const t = await getTranslations("pricing");
@@ -42,12 +47,19 @@ export default async function PricingPage({ params }: { params: Promise<{ locale
     <main className="mx-auto max-w-5xl px-4 py-10">
       <h1 className="text-3xl font-bold">{t("title")}</h1>
       <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("subtitle", { credits: EFFECT_CREDITS })}</p>
-      {testMode ? (
+      {mode === "test" ? (
         <p
           className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
           data-testid="test-mode"
         >
           {t("testMode")}
+        </p>
+      ) : mode === "none" ? (
+        <p
+          className="mt-6 rounded-xl border border-zinc-300 bg-zinc-50 p-4 text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
+          data-testid="purchases-unavailable"
+        >
+          {t("unavailable")}
         </p>
       ) : null}
 
@@ -71,9 +83,11 @@ export default async function PricingPage({ params }: { params: Promise<{ locale
               <li>{t("planCap", { cap: plan.uploadCap ?? subscriberCap })}</li>
               <li>{t("planNoCheck")}</li>
             </ul>
-            <div className="mt-4">
-              <BuyButton productId={plan.id} label={t("subscribe")} />
-            </div>
+            {mode === "none" ? null : (
+              <div className="mt-4">
+                <BuyButton productId={plan.id} label={t("subscribe")} />
+              </div>
+            )}
           </div>
         ))}
       </div>
@@ -87,9 +101,11 @@ export default async function PricingPage({ params }: { params: Promise<{ locale
             <p className="mt-2 flex-1 text-sm text-zinc-700 dark:text-zinc-300">
               {t("packCredits", { credits: pack.credits })}
             </p>
-            <div className="mt-4">
-              <BuyButton productId={pack.id} label={t("buy")} />
-            </div>
+            {mode === "none" ? null : (
+              <div className="mt-4">
+                <BuyButton productId={pack.id} label={t("buy")} />
+              </div>
+            )}
           </div>
         ))}
       </div>

@@ -1,5 +1,7 @@
 import { connection } from "next/server";
 import { getFormatter, getTranslations, setRequestLocale } from "next-intl/server";
+import { checkoutModeOf } from "@/adapters/payments/test-checkout";
+import { getEnv } from "@/config/env";
 import { getPricing } from "@/config/pricing";
 import type { Locale } from "@/i18n/locales";
 import { TestCheckout } from "@/ui/pricing/TestCheckout";
@@ -14,6 +16,20 @@ export default async function TestCheckoutPage({
   await connection();
   const pricing = getPricing();
   const t = await getTranslations("checkout");
+  const mode = checkoutModeOf(getEnv());
+  if (mode !== "test") {
+    // The test checkout is off: purchases are not set up (no TEST_CHECKOUT, no Stripe), or
+    // Stripe takes them and no test checkout exists.
+    const tp = await getTranslations("pricing");
+    return (
+      <main className="mx-auto max-w-xl px-4 py-10">
+        <h1 className="text-3xl font-bold">{t("testTitle")}</h1>
+        <p className="mt-6" data-testid={mode === "none" ? "purchases-unavailable" : "checkout-missing"}>
+          {mode === "none" ? tp("unavailable") : t("notFound")}
+        </p>
+      </main>
+    );
+  }
   const format = await getFormatter();
   const money = (cents: number) =>
     format.number(cents / 100, { style: "currency", currency: pricing.currency });
