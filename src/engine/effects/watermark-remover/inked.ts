@@ -11,6 +11,7 @@
 import { components } from "../../shared/components";
 import { backgroundBehind } from "./background";
 import { growMask } from "./morphology";
+import { drawnText } from "./strokes";
 
 const TEXT_THRESHOLD = 76; // text probability (0..255), as in overlay.ts
 const REGION_REACH = 8; // px: the detector's map is a shrunk text kernel
@@ -42,6 +43,84 @@ const MIN_PIECE = 25;
 /** ...and no piece more than this share of it. */
 const MAX_PIECE_SHARE = 0.45;
 
+/** Inks tried per line (offset direction groups, the best supported first). */
+const MAX_INKS = 3;
+/** Offsets whose direction is within this cosine of a group's mode belong to it. */
+const MODE_COSINE = 0.9;
+/** Directions sampled as candidate modes. */
+const MODE_SAMPLES = 64;
+
+/** The mode of the offsets' directions: the sampled direction most others lie close to, refined to their mean. */
+function modeDirection(pool: number[], off: Float32Array, len: (i: number) => number): Float32Array {
+  const unit = (i: number) => {
+    const m = Math.max(1e-6, len(i));
+    return [off[i * 3]! / m, off[i * 3 + 1]! / m, off[i * 3 + 2]! / m] as const;
+  };
+  let best = unit(pool[0]!);
+  let bestCount = -1;
+  const stride = Math.max(1, Math.floor(pool.length / MODE_SAMPLES));
+  for (let s = 0; s < pool.length; s += stride) {
+    const u = unit(pool[s]!);
+    let c = 0;
+    for (const i of pool) {
+      const v = unit(i);
+      if (u[0] * v[0] + u[1] * v[1] + u[2] * v[2] >= MODE_COSINE) c++;
+    }
+    if (c > bestCount) [best, bestCount] = [u, c];
+  }
+  const mean = new Float32Array(3);
+  for (const i of pool) {
+    const v = unit(i);
+    if (best[0] * v[0] + best[1] * v[1] + best[2] * v[2] < MODE_COSINE) continue;
+    for (let c = 0; c < 3; c++) mean[c] = mean[c]! + v[c]!;
+  }
+  const m = Math.hypot(mean[0]!, mean[1]!, mean[2]!) || 1;
+  for (let c = 0; c < 3; c++) mean[c] = mean[c]! / m;
+  return mean;
+}
+
+/**
+ * Whether direction `d` is a line's ink: its glyphs (pixels pushed along it at least the
+ * threshold) are a glyph-like share of the line, agree in direction, the direction is a
+ * colour, and the rest of the line is not pushed the same way.
+ */
+function judgeInk(
+  all: number[],
+  d: Float32Array,
+  along: (i: number, d: ArrayLike<number>) => number,
+  len: (i: number) => number,
+): { ok: boolean; strong: number; share?: number; coherence?: number; chroma?: number; rest?: number } {
+  const pushes = all.map((i) => along(i, d));
+  const sorted = Float32Array.from(pushes).sort().reverse();
+  const strong = sorted.length ? sorted[Math.floor(sorted.length * 0.02)]! : 0;
+  const threshold = Math.max(MIN_PUSH, strong * PUSH_SHARE);
+  let k = 0;
+  let cos = 0;
+  let rest = 0;
+  for (let j = 0; j < all.length; j++) {
+    const p = pushes[j]!;
+    if (p >= threshold) {
+      k++;
+      cos += p / Math.max(1e-6, len(all[j]!));
+    } else rest += Math.max(0, p);
+  }
+  const share = k / Math.max(1, all.length);
+  const coherence = k ? cos / k : 0;
+  // A coloured ink: a neutral push (lighter or darker) is what shadows, highlights and
+  // every edge of a black-and-white photo do; white and black marks are the other finders'.
+  const grey = (d[0]! + d[1]! + d[2]!) / Math.sqrt(3);
+  const chroma = Math.sqrt(Math.max(0, 1 - grey * grey));
+  const restMean = rest / Math.max(1, all.length - k);
+  const ok =
+    k >= MIN_INK &&
+    share >= INK_SHARE[0] &&
+    share <= INK_SHARE[1] &&
+    coherence >= MIN_COHERENCE &&
+    chroma >= MIN_CHROMA &&
+    restMean <= strong * MAX_REST_PUSH;
+  return { ok, strong, share, coherence, chroma, rest: restMean };
+}
+
 /** The pixels to inpaint (with their rim), or null when no such text is found. */
 export async function findInkedText(
   rgb: Buffer,
@@ -65,136 +144,129 @@ export async function findInkedText(
   for (let i = 0; i < n * 3; i++) off[i] = rgb[i]! - backdrop[i]!;
   const len = (i: number) => Math.hypot(off[i * 3]!, off[i * 3 + 1]!, off[i * 3 + 2]!);
 
-  // Per region: the ink direction, the mean of the strongest offsets' directions.
-  const dir = new Float32Array((count + 1) * 3);
-  const strong = new Float32Array(count + 1);
-  {
-    const mags: number[][] = Array.from({ length: count + 1 }, () => []);
-    for (let i = 0; i < n; i++) {
-      const l = labels[i]!;
-      if (l && !handled?.[i]) mags[l]!.push(len(i));
-    }
-    for (let l = 1; l <= count; l++) {
-      const m = mags[l]!.sort((a, b) => b - a);
-      strong[l] = m.length ? m[Math.floor(m.length * 0.02)]! : 0;
-    }
-    for (let i = 0; i < n; i++) {
-      const l = labels[i]!;
-      if (!l || handled?.[i]) continue;
-      const m = len(i);
-      if (m < strong[l]! || m < MIN_PUSH) continue;
-      for (let c = 0; c < 3; c++) dir[l * 3 + c] = dir[l * 3 + c]! + off[i * 3 + c]! / m;
-    }
-    for (let l = 1; l <= count; l++) {
-      const m = Math.hypot(dir[l * 3]!, dir[l * 3 + 1]!, dir[l * 3 + 2]!);
-      for (let c = 0; c < 3; c++) dir[l * 3 + c] = m ? dir[l * 3 + c]! / m : 0;
-    }
-  }
-  const push = (i: number, l: number) =>
-    off[i * 3]! * dir[l * 3]! + off[i * 3 + 1]! * dir[l * 3 + 1]! + off[i * 3 + 2]! * dir[l * 3 + 2]!;
-  const threshold = (l: number) => Math.max(MIN_PUSH, strong[l]! * PUSH_SHARE);
-
-  // Judge each region: share, coherence, and the rest of it not pushed.
-  const size = new Uint32Array(count + 1);
-  const ink = new Uint32Array(count + 1);
-  const cos = new Float64Array(count + 1);
-  const restPush = new Float64Array(count + 1);
-  for (let i = 0; i < n; i++) {
-    const l = labels[i]!;
-    if (!l || handled?.[i]) continue;
-    size[l]!++;
-    const p = push(i, l);
-    if (p >= threshold(l)) {
-      ink[l]!++;
-      cos[l] = cos[l]! + p / Math.max(1e-6, len(i));
-    } else restPush[l] = restPush[l]! + Math.max(0, p);
-  }
-  const accept = new Uint8Array(count + 1);
-  let any = false;
+  // Per region, the ink direction. A line can hold more than its glyphs (a spoon's highlight
+  // beside a red credit): the strongest offsets alone would name the spoon. So the offsets'
+  // directions are grouped around their modes, and each group, the best supported first, is
+  // judged as the ink until one reads as drawn text.
+  const pixels: number[][] = Array.from({ length: count + 1 }, () => []);
+  for (let i = 0; i < n; i++) if (labels[i] && !handled?.[i]) pixels[labels[i]!]!.push(i);
+  const along = (i: number, d: ArrayLike<number>) =>
+    off[i * 3]! * d[0]! + off[i * 3 + 1]! * d[1]! + off[i * 3 + 2]! * d[2]!;
+  const candidates: { dir: Float32Array; strong: number }[][] = Array.from({ length: count + 1 }, () => []);
   for (let l = 1; l <= count; l++) {
-    const k = ink[l]!;
-    if (k < MIN_INK) continue;
-    const share = k / size[l]!;
-    if (share < INK_SHARE[0] || share > INK_SHARE[1]) continue;
-    if (cos[l]! / k < MIN_COHERENCE) continue;
-    // A coloured ink: a neutral push (lighter or darker) is what shadows, highlights and
-    // every edge of a black-and-white photo do; white and black marks are the other finders'.
-    const grey = (dir[l * 3]! + dir[l * 3 + 1]! + dir[l * 3 + 2]!) / Math.sqrt(3);
-    if (Math.sqrt(Math.max(0, 1 - grey * grey)) < MIN_CHROMA) continue;
-    if (restPush[l]! / Math.max(1, size[l]! - k) > strong[l]! * MAX_REST_PUSH) continue;
-    accept[l] = 1;
-    any = true;
-  }
-  if (!any) return null;
-
-  // Glyphs: the pushed pixels of accepted regions, followed a little past them.
-  const glyphs = new Uint8Array(n);
-  const owner = new Int32Array(n);
-  const queue: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const l = labels[i]!;
-    if (l && accept[l] && !handled?.[i] && push(i, l) >= threshold(l)) {
-      glyphs[i] = 1;
-      owner[i] = l;
-      queue.push(i);
+    const all = pixels[l]!;
+    let pool = all.filter((i) => len(i) >= MIN_PUSH);
+    for (let attempt = 0; attempt < MAX_INKS && pool.length >= MIN_INK; attempt++) {
+      const d = modeDirection(pool, off, len);
+      const verdict = judgeInk(all, d, along, len);
+      if (verdict.ok) candidates[l]!.push({ dir: d, strong: verdict.strong });
+      pool = pool.filter((i) => along(i, d) / len(i) < MODE_COSINE);
     }
   }
-  const reach = growMask(text, width, height, GLYPH_REACH);
-  for (let head = 0; head < queue.length; head++) {
-    const p = queue[head]!;
-    const l = owner[p]!;
-    const x = p % width;
-    for (let dy = -1; dy <= 1; dy++)
-      for (let dx = -1; dx <= 1; dx++) {
-        if (x + dx < 0 || x + dx >= width) continue;
-        const q = p + dy * width + dx;
-        if (q < 0 || q >= n || glyphs[q] || !reach[q] || handled?.[q]) continue;
-        if (push(q, l) < threshold(l) * 0.8) continue;
-        glyphs[q] = 1;
-        owner[q] = l;
-        queue.push(q);
+  const found = new Uint8Array(n);
+  const done = new Uint8Array(count + 1);
+  for (let attempt = 0; attempt < MAX_INKS; attempt++) {
+    const accept = new Uint8Array(count + 1);
+    const dir = new Float32Array((count + 1) * 3);
+    const strong = new Float32Array(count + 1);
+    let any = false;
+    for (let l = 1; l <= count; l++) {
+      const c = candidates[l]![attempt];
+      if (done[l] || !c) continue;
+      accept[l] = 1;
+      dir.set(c.dir, l * 3);
+      strong[l] = c.strong;
+      any = true;
+    }
+    if (!any) break;
+    const glyphs = traceGlyphs(accept, dir, strong);
+    for (let i = 0; i < n; i++)
+      if (glyphs.mask[i]) {
+        found[i] = 1;
+        done[glyphs.owner[i]!] = 1;
       }
   }
-  // Ink that runs on past the reach is the photo (a red wall, a blue sky): drop the region.
-  const edge = new Uint32Array(count + 1);
-  const leak = new Uint32Array(count + 1);
-  for (let p = 0; p < n; p++) {
-    if (!glyphs[p]) continue;
-    const l = owner[p]!;
-    const x = p % width;
-    for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
-      if (q < 0 || q >= n || glyphs[q]) continue;
-      edge[l]!++;
-      // Growth stopped here only at the reach's end (or another finder's pixels).
-      if (push(q, l) >= threshold(l) * 0.8) leak[l]!++;
-    }
-  }
-  for (let p = 0; p < n; p++) if (glyphs[p] && leak[owner[p]!]! > edge[owner[p]!]! * MAX_LEAK) glyphs[p] = 0;
+  return found.includes(1) ? growMask(found, width, height, RIM) : null;
 
-  // Drawn text is a row of separate glyphs of like size; a bright patch or a shadow the
-  // detector took for text is one blob with specks. Per region: at least MIN_GLYPHS pieces
-  // that each hold a real share of its ink, none of them most of it.
-  const pieces = components(glyphs, width, height);
-  const pieceSize = new Uint32Array(pieces.count + 1);
-  const pieceOwner = new Int32Array(pieces.count + 1);
-  const total = new Uint32Array(count + 1);
-  for (let p = 0; p < n; p++) {
-    const k = pieces.labels[p]!;
-    if (!k) continue;
-    pieceSize[k]!++;
-    pieceOwner[k] = owner[p]!;
-    total[owner[p]!]!++;
+  /** The glyphs of the accepted lines along their inks: only lines that read as drawn text. */
+  function traceGlyphs(accept: Uint8Array, dir: Float32Array, strong: Float32Array) {
+    const push = (i: number, l: number) =>
+      off[i * 3]! * dir[l * 3]! + off[i * 3 + 1]! * dir[l * 3 + 1]! + off[i * 3 + 2]! * dir[l * 3 + 2]!;
+    const threshold = (l: number) => Math.max(MIN_PUSH, strong[l]! * PUSH_SHARE);
+
+    // Glyphs: the pushed pixels of accepted regions, followed a little past them.
+    const glyphs = new Uint8Array(n);
+    const owner = new Int32Array(n);
+    const queue: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const l = labels[i]!;
+      if (l && accept[l] && !handled?.[i] && push(i, l) >= threshold(l)) {
+        glyphs[i] = 1;
+        owner[i] = l;
+        queue.push(i);
+      }
+    }
+    const reach = growMask(text, width, height, GLYPH_REACH);
+    for (let head = 0; head < queue.length; head++) {
+      const p = queue[head]!;
+      const l = owner[p]!;
+      const x = p % width;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          if (x + dx < 0 || x + dx >= width) continue;
+          const q = p + dy * width + dx;
+          if (q < 0 || q >= n || glyphs[q] || !reach[q] || handled?.[q]) continue;
+          if (push(q, l) < threshold(l) * 0.8) continue;
+          glyphs[q] = 1;
+          owner[q] = l;
+          queue.push(q);
+        }
+    }
+    // Ink that runs on past the reach is the photo (a red wall, a blue sky): drop the region.
+    const edge = new Uint32Array(count + 1);
+    const leak = new Uint32Array(count + 1);
+    for (let p = 0; p < n; p++) {
+      if (!glyphs[p]) continue;
+      const l = owner[p]!;
+      const x = p % width;
+      for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
+        if (q < 0 || q >= n || glyphs[q]) continue;
+        edge[l]!++;
+        // Growth stopped here only at the reach's end (or another finder's pixels).
+        if (push(q, l) >= threshold(l) * 0.8) leak[l]!++;
+      }
+    }
+    for (let p = 0; p < n; p++)
+      if (glyphs[p] && leak[owner[p]!]! > edge[owner[p]!]! * MAX_LEAK) glyphs[p] = 0;
+
+    // Drawn text is a row of separate glyphs of like size; a bright patch or a shadow the
+    // detector took for text is one blob with specks. Per region: at least MIN_GLYPHS pieces
+    // that each hold a real share of its ink, none of them most of it.
+    const pieces = components(glyphs, width, height);
+    const pieceSize = new Uint32Array(pieces.count + 1);
+    const pieceOwner = new Int32Array(pieces.count + 1);
+    const total = new Uint32Array(count + 1);
+    for (let p = 0; p < n; p++) {
+      const k = pieces.labels[p]!;
+      if (!k) continue;
+      pieceSize[k]!++;
+      pieceOwner[k] = owner[p]!;
+      total[owner[p]!]!++;
+    }
+    const glyphCount = new Uint32Array(count + 1);
+    const largest = new Uint32Array(count + 1);
+    for (let k = 1; k <= pieces.count; k++) {
+      const l = pieceOwner[k]!;
+      if (pieceSize[k]! >= Math.max(MIN_PIECE, total[l]! * PIECE_SHARE)) glyphCount[l]!++;
+      largest[l] = Math.max(largest[l]!, pieceSize[k]!);
+    }
+    const textual = new Uint8Array(count + 1);
+    for (let l = 1; l <= count; l++)
+      textual[l] = glyphCount[l]! >= MIN_GLYPHS && largest[l]! <= total[l]! * MAX_PIECE_SHARE ? 1 : 0;
+    // ...drawn as strokes, and not one shape repeated (stars, dots, buttons).
+    const strokes = drawnText(glyphs, owner, count, width, height, MIN_PIECE);
+    for (let l = 1; l <= count; l++) if (!strokes[l]) textual[l] = 0;
+    for (let p = 0; p < n; p++) if (glyphs[p] && !textual[owner[p]!]) glyphs[p] = 0;
+    return { mask: glyphs, owner };
   }
-  const glyphCount = new Uint32Array(count + 1);
-  const largest = new Uint32Array(count + 1);
-  for (let k = 1; k <= pieces.count; k++) {
-    const l = pieceOwner[k]!;
-    if (pieceSize[k]! >= Math.max(MIN_PIECE, total[l]! * PIECE_SHARE)) glyphCount[l]!++;
-    largest[l] = Math.max(largest[l]!, pieceSize[k]!);
-  }
-  const textual = new Uint8Array(count + 1);
-  for (let l = 1; l <= count; l++)
-    textual[l] = glyphCount[l]! >= MIN_GLYPHS && largest[l]! <= total[l]! * MAX_PIECE_SHARE ? 1 : 0;
-  for (let p = 0; p < n; p++) if (glyphs[p] && !textual[owner[p]!]) glyphs[p] = 0;
-  return glyphs.includes(1) ? growMask(glyphs, width, height, RIM) : null;
 }

@@ -6,6 +6,7 @@
  */
 import { components } from "../../shared/components";
 import { growMask } from "./morphology";
+import { drawnText } from "./strokes";
 
 const TEXT_THRESHOLD = 76; // text probability (0..255), as in overlay.ts
 const REGION_REACH = 6; // px: the detector's map is a shrunk text kernel; glyphs reach past it
@@ -27,6 +28,8 @@ const GLYPH_REACH = 32;
 const MAX_GROWTH = 4;
 /** ...and at most this share of their outline may touch more of the same ink. */
 const MAX_LEAK = 0.05;
+/** Ink pieces smaller than this are specks, dots and accents: not measured as glyphs. */
+const MIN_PIECE = 25;
 /** Rim taken with the glyphs: anti-aliasing and JPEG ringing. */
 const RIM = 2;
 
@@ -147,5 +150,8 @@ export function findOpaqueText(
   for (let l = 1; l <= count; l++)
     keep[l] = seeds[l]! > 0 && grown[l]! <= seeds[l]! * MAX_GROWTH && leak[l]! <= edge[l]! * MAX_LEAK ? 1 : 0;
   for (let p = 0; p < n; p++) if (glyphs[p] && !keep[owner[p]!]) glyphs[p] = 0;
+  // Drawn text is strokes of varied shapes; a row of a flag's stars or of buttons is not.
+  const drawn = drawnText(glyphs, owner, count, width, height, MIN_PIECE);
+  for (let p = 0; p < n; p++) if (glyphs[p] && !drawn[owner[p]!]) glyphs[p] = 0;
   return glyphs.includes(1) ? growMask(glyphs, width, height, RIM) : null;
 }

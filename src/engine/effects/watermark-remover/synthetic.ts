@@ -81,3 +81,41 @@ export async function applyMark(clean: Uint8Array, mark: SyntheticMark): Promise
     .png()
     .toBuffer();
 }
+
+/**
+ * Photo content that is not a watermark but looks like white text to a text detector: a
+ * flag-like field of white five-pointed stars in offset rows on a blue ground, drawn into a
+ * corner of a clean photo (the stars of a flag behind a portrait). `size` is a star's outer
+ * diameter as a share of the photo's shorter side.
+ */
+export async function applyStarField(clean: Uint8Array, seed: number): Promise<Buffer> {
+  const r = uniform(seed);
+  const meta = await sharp(clean).metadata();
+  const width = meta.width!;
+  const height = meta.height!;
+  const short = Math.min(width, height);
+  const d = Math.round(short * (0.035 + r() * 0.03));
+  const step = Math.round(d * (1.6 + r() * 0.6));
+  const fieldW = Math.round(width * (0.35 + r() * 0.2));
+  const fieldH = Math.round(height * (0.3 + r() * 0.2));
+  const star = (cx: number, cy: number) => {
+    const pts: string[] = [];
+    for (let k = 0; k < 10; k++) {
+      const rad = k % 2 ? d * 0.19 : d / 2;
+      const a = -Math.PI / 2 + (k * Math.PI) / 5;
+      pts.push(`${(cx + rad * Math.cos(a)).toFixed(1)},${(cy + rad * Math.sin(a)).toFixed(1)}`);
+    }
+    return `<polygon points="${pts.join(" ")}" fill="#ffffff"/>`;
+  };
+  let stars = "";
+  for (let row = 0, y = step / 2; y < fieldH - d / 2; row++, y += step * 0.8)
+    for (let x = step / 2 + (row % 2 ? step / 2 : 0); x < fieldW - d / 2; x += step) stars += star(x, y);
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<rect x="0" y="0" width="${fieldW}" height="${fieldH}" fill="#1c2f6e"/>${stars}</svg>`;
+  return sharp(clean)
+    .removeAlpha()
+    .composite([{ input: Buffer.from(svg), left: 0, top: 0 }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+}
