@@ -5,7 +5,8 @@ import { boxDetail, boxGray } from "../../shared/box-measures";
 import { correlation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
 import { check } from "./rules";
-import { ART, BASE, HEIGHT, WIDTH } from "./scene";
+import { ART, BASE, backdrop, HEIGHT, PALETTES, WIDTH } from "./scene";
+import { mulberry32 } from "../../shared/random";
 
 type Box = [number, number, number, number];
 
@@ -126,6 +127,27 @@ describe("3d-finger", () => {
     expect(
       furShare(ART.x + 60, ART.y + 100, ART.x + ART.width - 60, ART.y + ART.height - 100),
     ).toBeGreaterThan(0.2);
+  }, 60_000);
+
+  it("stands a whole group on the base: the figure reaches down to the disc, it does not float as heads", async () => {
+    // Five women; the selfie matte alone found two heads and a few scraps.
+    const req = request("3d-finger", await photo("old-damaged-2-daguerreotype-1850s.jpg"));
+    const out = await raw((await render(req)).bytes);
+    const empty = await backdrop(mulberry32(req.seed)() % PALETTES.length);
+    // Just above the base's top face, across its middle: the figure, not the bare wall and desk.
+    let covered = 0;
+    let all = 0;
+    for (let y = BASE.cy - BASE.ry - 60; y < BASE.cy - BASE.ry - 10; y++)
+      for (let x = BASE.cx - BASE.rx * 0.6; x < BASE.cx + BASE.rx * 0.6; x++) {
+        const i = (y * WIDTH + x) * 3;
+        const d =
+          Math.abs(out.data[i]! - empty[i]!) +
+          Math.abs(out.data[i + 1]! - empty[i + 1]!) +
+          Math.abs(out.data[i + 2]! - empty[i + 2]!);
+        all++;
+        if (d > 30) covered++;
+      }
+    expect(covered / all).toBeGreaterThan(0.8);
   }, 60_000);
 
   it("refuses, before charging, a photo without a clear subject", async () => {

@@ -6,7 +6,7 @@ import type { RenderRequest } from "@/core/ports/renderer";
 import { noFaceError } from "../../shared/face-rules";
 import { CLAY, clayShade } from "../../shared/clay/clay";
 import { bounds, threshold } from "../../shared/mask";
-import { cutOutSubject, noSubjectError } from "../../shared/subject";
+import { cutOutPeople, cutOutSubject, noSubjectError } from "../../shared/subject";
 import { inspect } from "./rules";
 import { ART, BASE, backdrop, FIGURE_SLOT, HEIGHT, PALETTES, WIDTH, windowSheenSvg } from "./scene";
 
@@ -24,11 +24,26 @@ const MIN_PERSON_SHARE = 0.01;
 const SINK = 0.55;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, face, subject } = await inspect(req);
+  const { src, face, faces, subject } = await inspect(req);
   const { width, height } = src;
   let matte: { alpha: Buffer };
-  if (face) {
+  if (face && faces.length === 1) {
     matte = await personMatte(src);
+  } else if (face) {
+    // A group (the selfie matte, made for one close person, misses some and spills onto the
+    // backdrop): every found face with its head and body, joined to the matte and refined by
+    // GrabCut, standing together on the base; the edge softened by a pixel.
+    const people = await cutOutPeople(src, faces);
+    if (!people) throw noFaceError();
+    const hard = Buffer.from(people.data.map((v) => (v ? 255 : 0)));
+    matte = {
+      alpha: await sharp(hard, { raw: { width, height, channels: 1 } })
+        .blur(1)
+        .toColourspace("b-w")
+        .extractChannel(0)
+        .raw()
+        .toBuffer(),
+    };
   } else {
     // A pet or an object: cut out of its detection box.
     const cut = subject ? await cutOutSubject(src, subject.box) : null;

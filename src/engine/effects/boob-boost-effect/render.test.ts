@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { photo, raw, request } from "../../shared/test-utils";
+import { personMatte } from "../../vision/human";
 import { render } from "./render";
 import { inspect } from "./rules";
 
@@ -44,6 +45,43 @@ describe("boob-boost-effect", () => {
     expect(diffInside / inside).toBeLessThan(30);
     // The region sits on the chest: below the face, within the frame.
     for (const [, cy] of region.centres) expect(cy).toBeGreaterThan(src.height * 0.6);
+  }, 60_000);
+
+  it("accepts a chest-up photo of one adult cut near the bust line, and keeps the warp on the torso", async () => {
+    for (const name of ["portrait-female-4-hopper-navy.jpg", "watermark-6-mono-proof-portrait.jpg"]) {
+      const input = await photo(name);
+      const req = consented(input);
+      const { region, src } = await inspect(req);
+      const out = await raw((await render(req)).bytes);
+      const matte = await personMatte(src);
+      let changed = 0;
+      let offPerson = 0;
+      let outside = 0;
+      for (let y = 0; y < src.height; y++)
+        for (let x = 0; x < src.width; x++) {
+          const i = (y * src.width + x) * 3;
+          if (
+            out.data[i] === src.data[i] &&
+            out.data[i + 1] === src.data[i + 1] &&
+            out.data[i + 2] === src.data[i + 2]
+          )
+            continue;
+          changed++;
+          if (matte.alpha[y * src.width + x]! <= 128) offPerson++;
+          if (!region.centres.some(([cx, cy]) => Math.hypot(x - cx, y - cy) < region.radius)) outside++;
+        }
+      // A visible edit, all of it inside the discs and on the person (the torso, not the flag or wall).
+      expect(changed, name).toBeGreaterThan(region.radius ** 2);
+      expect(outside, name).toBe(0);
+      expect(offPerson / changed, name).toBeLessThan(0.01);
+      // Below the face, each centre inside the frame, the discs apart on either side of the midline.
+      const chin = Math.max(...(await inspect(req)).face.mesh.map((p) => p[1]));
+      for (const [cx, cy] of region.centres) {
+        expect(cy, name).toBeGreaterThan(chin + region.radius);
+        expect(cy, name).toBeLessThan(src.height);
+        expect(cx - region.radius, name).toBeGreaterThan(0);
+      }
+    }
   }, 60_000);
 
   it("refuses both child fixture photos as possibly showing a minor", async () => {

@@ -21,6 +21,16 @@ export interface BustRegion {
 const BELOW_SHOULDERS = 0.6;
 const OFF_MIDLINE = 0.22;
 const RADIUS = 0.2;
+/**
+ * A chest-up photo cut near the bust line: the centres may rise towards the shoulders, to
+ * no less than this (shoulder widths below the shoulder line, the upper end of the adult
+ * range), to stay at least {@link EDGE_MARGIN} radii inside the bottom edge. Less room than
+ * that: the chest is not in the picture.
+ */
+const MIN_BELOW_SHOULDERS = 0.4;
+const EDGE_MARGIN = 0.3;
+/** Share of each disc's in-frame pixels that must lie on the person (the torso, not the backdrop). */
+const MIN_ON_PERSON = 0.9;
 
 export function minorError(): EngineError {
   return new EngineError(
@@ -46,8 +56,9 @@ function severalPeopleError(): EngineError {
  */
 const MAX_MATTE_WIDTH_BELOW_EYES = 2.3;
 
-async function aloneInFrame(src: RawImage, face: Face, faceWidth: number): Promise<boolean> {
-  const matte = await personMatte(src);
+type Matte = { alpha: Buffer; width: number; height: number };
+
+function aloneInFrame(matte: Matte, src: RawImage, face: Face, faceWidth: number): boolean {
   const scale = matte.width / src.width;
   const eyes = (face.mesh[159]![1] + face.mesh[386]![1]) / 2;
   const y = Math.round((eyes + faceWidth * 0.5) * scale);
@@ -55,6 +66,22 @@ async function aloneInFrame(src: RawImage, face: Face, faceWidth: number): Promi
   let covered = 0;
   for (let x = 0; x < matte.width; x++) if (matte.alpha[y * matte.width + x]! > 128) covered++;
   return covered / scale <= faceWidth * MAX_MATTE_WIDTH_BELOW_EYES;
+}
+
+/** Share of a disc's in-frame pixels that the person matte covers (sampled every few pixels). */
+function onPerson(matte: Matte, src: RawImage, cx: number, cy: number, r: number): number {
+  const scale = matte.width / src.width;
+  const step = Math.max(1, r / 12);
+  let inside = 0;
+  let on = 0;
+  for (let y = cy - r; y <= cy + r; y += step)
+    for (let x = cx - r; x <= cx + r; x += step) {
+      if (Math.hypot(x - cx, y - cy) > r || y < 0 || y >= src.height || x < 0 || x >= src.width) continue;
+      inside++;
+      const i = Math.floor(y * scale) * matte.width + Math.floor(x * scale);
+      if (matte.alpha[i]! > 128) on++;
+    }
+  return inside ? on / inside : 0;
 }
 
 function noUpperBodyError(): EngineError {
@@ -69,7 +96,9 @@ function noUpperBodyError(): EngineError {
  * Bust enhancement input rules, in this order: the confirmation that the person is an
  * adult who consented; a face; no face that may be a minor's (any face in the photo);
  * exactly one face; shoulders found with confidence, a plausible width for the face,
- * nobody else beside the head (the person matte), and the chest inside the frame. Run before charging and as the render's first step.
+ * nobody else beside the head (the person matte), and the chest in the frame: the bust
+ * discs' sides and top inside it (a photo cut at the bust line moves them up, within the
+ * adult range) and each disc on the person's matte. Run before charging and as the render's first step.
  */
 export async function inspect(
   req: RenderRequest,
@@ -103,26 +132,33 @@ export async function inspect(
     Math.min(sh.left[1], sh.right[1]) < chin - faceWidth * 0.3
   )
     throw noUpperBodyError();
-  if (!(await aloneInFrame(src, face, faceWidth))) throw severalPeopleError();
+  const matte = await personMatte(src);
+  if (!aloneInFrame(matte, src, face, faceWidth)) throw severalPeopleError();
   const along: [number, number] = [sx / width, sy / width];
   // Perpendicular to the shoulder line, pointing down the image.
   let down: [number, number] = [-along[1], along[0]];
   if (down[1] < 0) down = [-down[0], -down[1]];
   const mid = [(sh.left[0] + sh.right[0]) / 2, (sh.left[1] + sh.right[1]) / 2];
-  const centre = (side: number): [number, number] => [
-    mid[0]! + down[0] * width * BELOW_SHOULDERS + along[0] * width * OFF_MIDLINE * side,
-    mid[1]! + down[1] * width * BELOW_SHOULDERS + along[1] * width * OFF_MIDLINE * side,
+  const radius = width * RADIUS;
+  const centre = (side: number, below: number): [number, number] => [
+    mid[0]! + down[0] * width * below + along[0] * width * OFF_MIDLINE * side,
+    mid[1]! + down[1] * width * below + along[1] * width * OFF_MIDLINE * side,
   ];
-  const region: BustRegion = { centres: [centre(-1), centre(1)], radius: width * RADIUS, down };
-  // The whole region must be in the frame.
+  // How far down the torso the centres can sit and stay EDGE_MARGIN radii above the bottom edge.
+  const room = Math.min(
+    ...[-1, 1].map((side) => {
+      const [, y] = centre(side, 0);
+      return (src.height - radius * EDGE_MARGIN - y) / (down[1] * width);
+    }),
+  );
+  const below = Math.min(BELOW_SHOULDERS, room);
+  if (below < MIN_BELOW_SHOULDERS) throw noUpperBodyError();
+  const region: BustRegion = { centres: [centre(-1, below), centre(1, below)], radius, down };
+  // The sides and the top of each disc in the frame (its bottom may leave it), and the disc on the person.
   for (const [x, y] of region.centres) {
-    if (
-      x - region.radius < 0 ||
-      y - region.radius < 0 ||
-      x + region.radius > src.width ||
-      y + region.radius > src.height
-    )
+    if (x - radius < 0 || y - radius < 0 || x + radius > src.width || y > src.height)
       throw noUpperBodyError();
+    if (onPerson(matte, src, x, y, radius) < MIN_ON_PERSON) throw noUpperBodyError();
   }
   return { src, face, region };
 }

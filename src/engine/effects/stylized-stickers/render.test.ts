@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
+import { detectFaces } from "../../vision/human";
 import { render } from "./render";
 import { check } from "./rules";
 
@@ -127,6 +128,19 @@ describe("stylized-stickers", () => {
       expect(Math.max(out.width, out.height), name).toBeGreaterThanOrEqual(480);
       expectCutOut(out, name);
     }
+  }, 120_000);
+
+  it("makes one sticker of a whole group: every face of the photo is on it, at a usable size", async () => {
+    // Five women; the selfie matte alone finds two of them.
+    const input = await photo("old-damaged-2-daguerreotype-1850s.jpg");
+    const { faces: inPhoto } = await detectFaces(input);
+    expect(inPhoto.length).toBe(5);
+    const bytes = (await render(request("stylized-stickers", input))).bytes;
+    const out = await raw(bytes);
+    expect(Math.max(out.width, out.height)).toBeGreaterThanOrEqual(900);
+    expectCutOut(out, "group");
+    const { faces: onSticker } = await detectFaces(bytes);
+    expect(onSticker.length).toBe(inPhoto.length);
   }, 120_000);
 
   it("refuses, before charging, a photo without a clear subject", async () => {

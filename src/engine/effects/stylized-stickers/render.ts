@@ -4,7 +4,7 @@ import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { addBlush } from "../../shared/blush";
 import { cartoonise } from "../../shared/cartoon";
-import { cutOutSubject, noSubjectError } from "../../shared/subject";
+import { cutOutPeople, cutOutSubject, noSubjectError } from "../../shared/subject";
 import { inspect, WORK_SIDE } from "./rules";
 import {
   bounds,
@@ -42,10 +42,19 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { width, height } = src;
   let subject: Mask;
   if (faces.length) {
-    // People: the person matte's parts that hold a detected face, rounded and without holes.
-    const matte = await personMatte(src);
-    const centres = faces.map((f): [number, number] => [f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2]);
-    const person = keepComponents(threshold(matte.alpha, width, height), centres);
+    // One person: the person matte's parts that hold the face. A group (the selfie matte,
+    // made for one close person, misses some of them): every found face with its head and
+    // body, joined to the matte and refined by GrabCut, as one sticker.
+    let person: Mask;
+    if (faces.length > 1) {
+      const people = await cutOutPeople(src, faces);
+      if (!people) throw new EngineError(NO_FACE, false, "noFace");
+      person = people;
+    } else {
+      const matte = await personMatte(src);
+      const centres = faces.map((f): [number, number] => [f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2]);
+      person = keepComponents(threshold(matte.alpha, width, height), centres);
+    }
     subject = fillHoles(await smooth(person, Math.max(width, height) * 0.005));
   } else {
     // A pet or an object: cut out of its detection box.
