@@ -20,7 +20,7 @@ export const envSchema = z.object({
   /** Public origin of the site, used for auth callbacks and absolute links. */
   APP_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
-  /** postgres://… selects node-postgres; unset selects embedded PGlite under DATA_DIR. */
+  /** postgres://… selects that server; unset: an embedded PostgreSQL child in DATA_DIR/pg. */
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")

@@ -125,8 +125,10 @@ export interface ServiceOverrides {
   renderer?: Renderer;
   /** Do not start the sweeper timer (tests call sweep() themselves). */
   noSweeperTimer?: boolean;
-  /** Embedded PGlite in memory instead of under DATA_DIR (fast test start). */
+  /** Embedded PGlite in memory instead of the embedded PostgreSQL (fast test start). */
   pgliteInMemory?: boolean;
+  /** PGlite on disk in DATA_DIR/db, the embedded default of earlier versions (tests of its migration). */
+  pgliteOnDisk?: boolean;
   /** Do not consume the queue (tests of crash recovery). */
   noWorker?: boolean;
   /** Default: "all" on embedded defaults, "web" when REDIS_URL selects separate workers. */
@@ -138,7 +140,9 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: overrides.pgliteInMemory ? "memory://" : env.dataDir,
+    pglite: overrides.pgliteOnDisk,
     onIdleError: (err) => log.warn({ err: err.message }, "idle database connection lost"),
+    log: (level, msg, extra) => log[level](extra ?? {}, msg),
   });
   const db = database.db;
   const role: ProcessRole = overrides.role ?? (env.REDIS_URL ? "web" : "all");
