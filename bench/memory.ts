@@ -191,10 +191,12 @@ async function run(mode: string): Promise<{ mode: string; idle: Usage; after: Us
     throw new Error(`unknown mode ${mode} (embedded or postgres)`);
   }
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  // As `npm start` runs it (package.json): two malloc arenas, a 4 MB young generation.
+  const child = spawn(process.execPath, ["--max-semi-space-size=4", "--import", "tsx", "server.ts"], {
     cwd: ROOT,
     env: {
       ...process.env,
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? "2",
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",

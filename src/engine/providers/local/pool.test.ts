@@ -2,7 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
-import { createEnginePool } from "./pool";
+import { Worker } from "node:worker_threads";
+import { createEnginePool, workerExecArgv } from "./pool";
 import { EngineError } from "@/core/ports/renderer";
 
 const cat = fs.readFileSync(path.resolve(__dirname, "../../../../tests/fixtures/photos/pet-1-cat.png"));
@@ -109,4 +110,28 @@ describe("engine pool memory budget", () => {
       }
     }
   }, 60_000);
+});
+
+describe("engine threads under the server's Node flags", () => {
+  it("start although the server runs with V8 flags a worker refuses (npm start's --max-semi-space-size)", async () => {
+    const parent = [
+      "--max-semi-space-size=4",
+      "--import",
+      "tsx",
+      "--enable-source-maps",
+      "--inspect=0",
+      "-r",
+      "x",
+    ];
+    const argv = workerExecArgv(parent);
+    expect(argv).toEqual(["--import", "tsx", "--enable-source-maps", "-r", "x"]);
+    // Node itself accepts what is left (the flags tsx and loaders need).
+    const worker = new Worker("require('node:worker_threads').parentPort.postMessage('up')", {
+      eval: true,
+      execArgv: argv.filter((a, i, all) => a !== "-r" && all[i - 1] !== "-r"),
+    });
+    await expect(new Promise((resolve) => worker.once("message", resolve))).resolves.toBe("up");
+    await worker.terminate();
+    expect(() => new Worker("", { eval: true, execArgv: ["--max-semi-space-size=4"] })).toThrow(/execArgv/);
+  });
 });

@@ -37,7 +37,7 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
       minThreads: 0,
       maxThreads: opts.threads,
       idleTimeout: (opts.idleSeconds ?? 120) * 1000,
-      execArgv: [...process.execArgv.filter((a) => !a.startsWith("--inspect")), "--import", "tsx"],
+      execArgv: [...workerExecArgv(process.execArgv), "--import", "tsx"],
     });
   let pool = start();
   let generation = 0;
@@ -84,6 +84,34 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
       await Promise.all([pool.destroy(), ...retiring]);
     },
   };
+}
+
+/**
+ * The parent's Node flags a worker thread can take: module hooks (tsx, loaders), conditions,
+ * source maps, warnings. V8 flags (`--max-semi-space-size`, which `npm start` sets) are
+ * per process: a Worker given one refuses to start (ERR_WORKER_INVALID_EXEC_ARGV).
+ */
+export function workerExecArgv(parent: readonly string[]): string[] {
+  const withValue = new Set([
+    "--import",
+    "--require",
+    "-r",
+    "--loader",
+    "--experimental-loader",
+    "--conditions",
+    "-C",
+  ]);
+  const alone = /^--(enable-source-maps|no-warnings|no-deprecation|experimental-[a-z-]+)$/;
+  const out: string[] = [];
+  for (let i = 0; i < parent.length; i++) {
+    const arg = parent[i]!;
+    const [name] = arg.split("=", 1);
+    if (withValue.has(name!)) {
+      if (arg.includes("=")) out.push(arg);
+      else if (i + 1 < parent.length) out.push(arg, parent[++i]!);
+    } else if (alone.test(arg)) out.push(arg);
+  }
+  return out;
 }
 
 const refusal = (e: { reason: string; retryable: boolean; code: string }) =>
