@@ -20,6 +20,8 @@ export interface TraceOptions {
 
 /** Share of edge pixels around a place above which it is texture, not outlines. */
 const TEXTURE_DENSITY = 0.13;
+/** Share of the working size at which the photo is flattened (bilateral filtering). */
+const FLAT_SCALE = 0.7;
 /** Mean coherence below which a piece outside a face's features is scribble, not a contour. */
 const MIN_COHERENCE = 0.55;
 
@@ -35,12 +37,19 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
   };
   try {
     const src = track(cv.matFromArray(h, w, cv.CV_8UC3, rgb));
-    let flat = src;
+    // The flattening runs at FLAT_SCALE of the working size (the bilateral filter is the
+    // costliest step by far; its result is smooth, so it enlarges back without losing edges).
+    const sw = Math.max(8, Math.round(w * FLAT_SCALE));
+    const sh = Math.max(8, Math.round(h * FLAT_SCALE));
+    let small = track(new cv.Mat());
+    cv.resize(src, small, new cv.Size(sw, sh), 0, 0, cv.INTER_AREA);
     for (let k = 0; k < 4; k++) {
       const next = track(new cv.Mat());
-      cv.bilateralFilter(flat, next, 9, 40, 7, cv.BORDER_DEFAULT);
-      flat = next;
+      cv.bilateralFilter(small, next, 6, 40, 7 * FLAT_SCALE, cv.BORDER_DEFAULT);
+      small = next;
     }
+    const flat = track(new cv.Mat());
+    cv.resize(small, flat, new cv.Size(w, h), 0, 0, cv.INTER_LINEAR);
     const flatter = track(new cv.Mat());
     cv.medianBlur(flat, flatter, 5);
     const gray = track(new cv.Mat());
