@@ -2,7 +2,9 @@
  * npm run effects:index: writes the three indexes of the effect modules from the folders
  * under src/engine/effects/ (ADR 009). Nothing else lists effects by hand:
  * - catalogue.ts (browser-safe): every folder's effect.ts;
- * - local.ts (server-only): render.ts and rules.ts where a folder has them;
+ * - local.ts (server-only): render.ts and rules.ts where a folder has them (rules.ts's `check`:
+ *   every rule, run before charging when the local engine renders; its `safety`, where it
+ *   exports one: the rules every engine obeys, run before charging whatever renders; ADR 008);
  * - prompts.ts (server-only): the hosted side, prompt.ts and finish.ts where a folder has them
  *   (finish: checks or post-processes a generative backend's output so the effect's
  *   measurable promise holds whatever rendered it).
@@ -26,6 +28,14 @@ export function effectFolders(effectsDir: string): string[] {
     .filter((d) => d.isDirectory() && !/^[_.]/.test(d.name))
     .map((d) => d.name)
     .sort();
+}
+
+/** Whether a rules.ts exports `safety` (a function or const of its own, or re-exported). */
+export function exportsSafety(source: string): boolean {
+  return (
+    /\bexport\s+(?:async\s+)?(?:function|const|let)\s+safety\b/.test(source) ||
+    /\bexport\s*\{[^}]*\bsafety\b[^}]*\}/.test(source)
+  );
 }
 
 /** The generated files' contents, by path relative to the effects folder. */
@@ -59,20 +69,32 @@ export function renderIndexes(effectsDir: string): Record<string, string> {
 
   const rendered = ids.filter((id) => has(id, "render.ts"));
   const checked = ids.filter((id) => has(id, "rules.ts"));
+  const guarded = checked.filter((id) =>
+    exportsSafety(fs.readFileSync(path.join(effectsDir, id, "rules.ts"), "utf8")),
+  );
   const local = [
     HEADER("Server-only: the local engine's render and pre-charge rules of each effect that has them."),
     `import type { EffectRenderer, InputCheck } from "../shared/effect-module";`,
     ...rendered.map((id) => `import { render as ${identifierFor(id)}_render } from "./${id}/render";`),
-    ...checked.map((id) => `import { check as ${identifierFor(id)}_check } from "./${id}/rules";`),
+    ...checked.map((id) =>
+      guarded.includes(id)
+        ? `import { check as ${identifierFor(id)}_check, safety as ${identifierFor(id)}_safety } from "./${id}/rules";`
+        : `import { check as ${identifierFor(id)}_check } from "./${id}/rules";`,
+    ),
     ``,
     `/** The local engine's effects, by catalogue id. An effect is available locally once it has a render.ts. */`,
     `export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {`,
     ...rendered.map((id) => `  ${q(id)}: ${identifierFor(id)}_render,`),
     `};`,
     ``,
-    `/** Input rules checked before any credit is charged (each effect's rules.ts). */`,
+    `/** Input rules checked before any credit is charged when the local engine renders (each effect's rules.ts \`check\`). */`,
     `export const LOCAL_INPUT_CHECKS: Readonly<Record<string, InputCheck>> = {`,
     ...checked.map((id) => `  ${q(id)}: ${identifierFor(id)}_check,`),
+    `};`,
+    ``,
+    `/** The rules every engine obeys (safety, consent, what any engine needs), checked before charging whatever renders (rules.ts \`safety\`). */`,
+    `export const ANY_ENGINE_INPUT_CHECKS: Readonly<Record<string, InputCheck>> = {`,
+    ...guarded.map((id) => `  ${q(id)}: ${identifierFor(id)}_safety,`),
     `};`,
     ``,
   ];

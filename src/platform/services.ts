@@ -316,7 +316,13 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       : {}),
   });
   const renderer: Renderer = engine.renderer;
-  const inputRules: InputRules = poolInputRules(modelPool, nsfwThreshold);
+  // The rules of the engine that will render run before charging: all of an effect's rules
+  // when the local engine is planned, those every engine obeys otherwise (ADR 008).
+  const inputRules: InputRules = poolInputRules(
+    modelPool,
+    nsfwThreshold,
+    (effectId) => engine.router?.plannedEngine(effectId) ?? "local",
+  );
 
   const onJobError = (taskId: string, err: unknown) =>
     log.error({ taskId, err: String(err) }, "task job failed");

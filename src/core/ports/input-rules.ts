@@ -3,7 +3,9 @@ import type { EngineImage } from "./renderer";
 /**
  * An effect's input rules beyond the catalogue's (a face found, facing the camera...),
  * checked on the images themselves before any credit is charged. The engine implements
- * it (in its worker threads); `check` rejects with an {@link InputRefusal}.
+ * it (in its worker threads); `check` rejects with an {@link InputRefusal}. The rules are
+ * those of the engine planned to render the effect (ADR 008): all of them for the local
+ * engine, only those every engine obeys (consent, minors, a face...) for a hosted one.
  */
 export interface InputRules {
   /** Whether the effect has such rules (others skip reading their images). */

@@ -24,16 +24,16 @@ import { render as fx_studio_portrait_render } from "./studio-portrait/render";
 import { render as fx_stylized_stickers_render } from "./stylized-stickers/render";
 import { render as fx_watermark_remover_render } from "./watermark-remover/render";
 import { render as fx_y2k_style_ai_render } from "./y2k-style-ai/render";
-import { check as fx_3d_caricature_check } from "./3d-caricature/rules";
+import { check as fx_3d_caricature_check, safety as fx_3d_caricature_safety } from "./3d-caricature/rules";
 import { check as fx_3d_finger_check } from "./3d-finger/rules";
-import { check as fx_baby_face_generator_check } from "./baby-face-generator/rules";
-import { check as fx_boob_boost_effect_check } from "./boob-boost-effect/rules";
-import { check as fx_emoji_icon_check } from "./emoji-icon/rules";
-import { check as fx_hair_style_generator_check } from "./hair-style-generator/rules";
-import { check as fx_hug_my_younger_self_check } from "./hug-my-younger-self/rules";
-import { check as fx_linkedIn_profile_photo_generator_check } from "./linkedIn-profile-photo-generator/rules";
-import { check as fx_pixie_cut_filter_check } from "./pixie-cut-filter/rules";
-import { check as fx_studio_portrait_check } from "./studio-portrait/rules";
+import { check as fx_baby_face_generator_check, safety as fx_baby_face_generator_safety } from "./baby-face-generator/rules";
+import { check as fx_boob_boost_effect_check, safety as fx_boob_boost_effect_safety } from "./boob-boost-effect/rules";
+import { check as fx_emoji_icon_check, safety as fx_emoji_icon_safety } from "./emoji-icon/rules";
+import { check as fx_hair_style_generator_check, safety as fx_hair_style_generator_safety } from "./hair-style-generator/rules";
+import { check as fx_hug_my_younger_self_check, safety as fx_hug_my_younger_self_safety } from "./hug-my-younger-self/rules";
+import { check as fx_linkedIn_profile_photo_generator_check, safety as fx_linkedIn_profile_photo_generator_safety } from "./linkedIn-profile-photo-generator/rules";
+import { check as fx_pixie_cut_filter_check, safety as fx_pixie_cut_filter_safety } from "./pixie-cut-filter/rules";
+import { check as fx_studio_portrait_check, safety as fx_studio_portrait_safety } from "./studio-portrait/rules";
 import { check as fx_stylized_stickers_check } from "./stylized-stickers/rules";
 
 /** The local engine's effects, by catalogue id. An effect is available locally once it has a render.ts. */
@@ -62,7 +62,7 @@ export const LOCAL_EFFECTS: Readonly<Record<string, EffectRenderer>> = {
   "y2k-style-ai": fx_y2k_style_ai_render,
 };
 
-/** Input rules checked before any credit is charged (each effect's rules.ts). */
+/** Input rules checked before any credit is charged when the local engine renders (each effect's rules.ts `check`). */
 export const LOCAL_INPUT_CHECKS: Readonly<Record<string, InputCheck>> = {
   "3d-caricature": fx_3d_caricature_check,
   "3d-finger": fx_3d_finger_check,
@@ -75,4 +75,17 @@ export const LOCAL_INPUT_CHECKS: Readonly<Record<string, InputCheck>> = {
   "pixie-cut-filter": fx_pixie_cut_filter_check,
   "studio-portrait": fx_studio_portrait_check,
   "stylized-stickers": fx_stylized_stickers_check,
+};
+
+/** The rules every engine obeys (safety, consent, what any engine needs), checked before charging whatever renders (rules.ts `safety`). */
+export const ANY_ENGINE_INPUT_CHECKS: Readonly<Record<string, InputCheck>> = {
+  "3d-caricature": fx_3d_caricature_safety,
+  "baby-face-generator": fx_baby_face_generator_safety,
+  "boob-boost-effect": fx_boob_boost_effect_safety,
+  "emoji-icon": fx_emoji_icon_safety,
+  "hair-style-generator": fx_hair_style_generator_safety,
+  "hug-my-younger-self": fx_hug_my_younger_self_safety,
+  "linkedIn-profile-photo-generator": fx_linkedIn_profile_photo_generator_safety,
+  "pixie-cut-filter": fx_pixie_cut_filter_safety,
+  "studio-portrait": fx_studio_portrait_safety,
 };

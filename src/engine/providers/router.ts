@@ -105,6 +105,20 @@ export class ProviderRouter implements Renderer {
     return [...new Set([first, ...this.config.fallback])].filter((id) => this.providers.has(id));
   }
 
+  /**
+   * The provider expected to render the effect while every candidate is up: the first
+   * candidate that supports it (breakers and spend caps, which change by the minute, are
+   * not consulted). The local engine counts as supporting: a scale-out web process's
+   * stand-in renders nothing, yet the worker's local engine would. Submit checks the
+   * planned engine's input rules before charging (ADR 008).
+   */
+  plannedEngine(effectId: string): string {
+    return (
+      this.candidates(effectId).find((id) => id === "local" || this.providers.get(id)!.supports(effectId)) ??
+      "local"
+    );
+  }
+
   /** Whether any candidate for the effect can render it. */
   supports(effectId: string): boolean {
     return this.candidates(effectId).some((id) => this.providers.get(id)!.supports(effectId));

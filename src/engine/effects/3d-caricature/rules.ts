@@ -40,3 +40,12 @@ export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
+
+/**
+ * What any engine must be given (ADR 008): one subject's face, as the caricature is of the
+ * person. Facing the camera is the local engine's limit (its mesh warp), not a hosted model's.
+ */
+export async function safety(req: RenderRequest): Promise<void> {
+  const { faces } = await facesOfFirstImage(req);
+  requireSubject(faces);
+}

@@ -47,3 +47,6 @@ export async function inspect(req: RenderRequest): Promise<Parent[]> {
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
+
+/** Every engine needs the two parents' faces (ADR 008): the same rules on any engine. */
+export const safety = check;

@@ -92,6 +92,27 @@ function noUpperBodyError(): EngineError {
   );
 }
 
+/** Cheek to cheek on the mesh: the detector's box is a padded square whose size varies with scale. */
+const faceWidthOf = (face: Face): number =>
+  Math.hypot(face.mesh[454]![0] - face.mesh[234]![0], face.mesh[454]![1] - face.mesh[234]![1]);
+
+/**
+ * The first rules, in this order: the confirmation that the person is an adult who
+ * consented; a face; no face that may be a minor's (any face in the photo); exactly one face.
+ */
+async function oneAdult(req: RenderRequest) {
+  if (req.options.adultConsent !== true) {
+    throw new EngineError("Please confirm that the person shown is an adult who consented to this edit.");
+  }
+  const src = await decodePortrait(firstImage(req));
+  const { faces } = await detectFaces(src, { age: true });
+  if (faces.length === 0) throw noFaceError();
+  const { bodies } = await detectBodies(src);
+  const body = faces.length === 1 ? bodies[0] : undefined;
+  if (faces.some((f) => minorSignals(f, f === faces[0] ? body : undefined).mayBeMinor)) throw minorError();
+  return { src, face: requireOneFace(faces), body };
+}
+
 /**
  * Bust enhancement input rules, in this order: the confirmation that the person is an
  * adult who consented; a face; no face that may be a minor's (any face in the photo);
@@ -103,26 +124,13 @@ function noUpperBodyError(): EngineError {
 export async function inspect(
   req: RenderRequest,
 ): Promise<{ src: RawImage; face: Face; region: BustRegion }> {
-  if (req.options.adultConsent !== true) {
-    throw new EngineError("Please confirm that the person shown is an adult who consented to this edit.");
-  }
-  const src = await decodePortrait(firstImage(req));
-  const { faces } = await detectFaces(src, { age: true });
-  if (faces.length === 0) throw noFaceError();
-  const { bodies } = await detectBodies(src);
-  const body = faces.length === 1 ? bodies[0] : undefined;
-  if (faces.some((f) => minorSignals(f, f === faces[0] ? body : undefined).mayBeMinor)) throw minorError();
-  const face = requireOneFace(faces);
+  const { src, face, body } = await oneAdult(req);
 
   const sh = shoulders(body);
   if (!sh) throw noUpperBodyError();
   const [sx, sy] = [sh.right[0] - sh.left[0], sh.right[1] - sh.left[1]];
   const width = Math.hypot(sx, sy);
-  // Cheek to cheek on the mesh: the detector's box is a padded square whose size varies with scale.
-  const faceWidth = Math.hypot(
-    face.mesh[454]![0] - face.mesh[234]![0],
-    face.mesh[454]![1] - face.mesh[234]![1],
-  );
+  const faceWidth = faceWidthOf(face);
   const chin = Math.max(...face.mesh.map((p) => p[1]));
   // The shoulders must be below the chin and 1.6 to 4.5 face widths apart (adults measure
   // about 2.4), or the keypoints are not a torso we can trust.
@@ -164,3 +172,13 @@ export async function inspect(
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
+
+/**
+ * The rules every engine obeys (ADR 008): the adult's confirmation, a face, no sign of a
+ * minor, one face and nobody else beside the head. Locating the chest for the warp
+ * (noUpperBody) is the local engine's limit.
+ */
+export async function safety(req: RenderRequest): Promise<void> {
+  const { src, face } = await oneAdult(req);
+  if (!aloneInFrame(await personMatte(src), src, face, faceWidthOf(face))) throw severalPeopleError();
+}

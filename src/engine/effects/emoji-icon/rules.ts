@@ -10,3 +10,6 @@ export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
+
+/** Every engine turns a face into the emoji (ADR 008): the same rule on any engine. */
+export const safety = check;

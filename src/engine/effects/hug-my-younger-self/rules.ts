@@ -79,21 +79,30 @@ export function shoulderWidth({ image, alpha, head }: Pick<Person, "image" | "al
   return widest / head.width;
 }
 
-async function person(bytes: Uint8Array, which: string): Promise<Person> {
+const TODAY = "the first photo (you today)";
+const THEN = "the second photo (you as a child)";
+const capitalised = (which: string) => `${which[0]!.toUpperCase()}${which.slice(1)}`;
+
+/** One photo's single face (the rules every engine obeys), with the pixels it was found on. */
+async function oneFace(bytes: Uint8Array, which: string): Promise<{ image: RawImage; face: Face }> {
   if (bytes.byteLength === 0) throw needTwoPhotos();
   const image = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: 1024 });
   const { faces } = await detectFaces(image);
-  const Which = `${which[0]!.toUpperCase()}${which.slice(1)}`;
   if (!faces[0])
     throw new EngineError(`No face was found in ${which}. Please upload a clear portrait.`, false, "noFace");
   // A group photo would paste the whole group into the hug: each photo shows one person.
   if (faces.length > 1)
     throw new EngineError(
-      `${Which} shows several faces. Please upload a photo of just you.`,
+      `${capitalised(which)} shows several faces. Please upload a photo of just you.`,
       false,
       "severalFaces",
     );
-  const face = faces[0];
+  return { image, face: faces[0] };
+}
+
+async function person(bytes: Uint8Array, which: string): Promise<Person> {
+  const { image, face } = await oneFace(bytes, which);
+  const Which = capitalised(which);
   const head = headOf(face);
   const { alpha } = await personMatte(image);
   const found = { image, face, head, alpha };
@@ -116,9 +125,21 @@ async function person(bytes: Uint8Array, which: string): Promise<Person> {
 export async function inspect(req: RenderRequest): Promise<{ adult: Person; child: Person }> {
   const [today, then] = req.images;
   if (req.images.length !== 2 || !today || !then) throw needTwoPhotos();
-  const adult = await person(today.bytes, "the first photo (you today)");
-  const child = await person(then.bytes, "the second photo (you as a child)");
+  const adult = await person(today.bytes, TODAY);
+  const child = await person(then.bytes, THEN);
   return { adult, child };
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
+
+/**
+ * What any engine must be given (ADR 008): the two photos, each of one person. The shoulders
+ * are the local engine's limit (it leans two cut-outs together); a hosted model draws the
+ * upper bodies itself.
+ */
+export async function safety(req: RenderRequest): Promise<void> {
+  const [today, then] = req.images;
+  if (req.images.length !== 2 || !today || !then) throw needTwoPhotos();
+  await oneFace(today.bytes, TODAY);
+  await oneFace(then.bytes, THEN);
+}

@@ -22,3 +22,14 @@ export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
+
+/**
+ * What any engine must be given (ADR 008): a photo of at least {@link MIN_SIDE} px with one
+ * main face. Facing the camera is the local engine's limit (it keeps the pose); a hosted
+ * model is asked for a headshot facing the camera.
+ */
+export async function safety(req: RenderRequest): Promise<void> {
+  await requireMinSide(firstImage(req), MIN_SIDE);
+  const { faces } = await facesOfFirstImage(req);
+  requireMainFace(faces);
+}

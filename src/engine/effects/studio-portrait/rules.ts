@@ -16,3 +16,6 @@ export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
+
+/** Every engine makes the portrait of one main person (ADR 008): the same rule on any engine. */
+export const safety = check;

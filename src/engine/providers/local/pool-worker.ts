@@ -5,7 +5,7 @@
  * since class identity does not survive structured cloning.
  */
 import { engineDebugDelayMs } from "@/config/env";
-import { LOCAL_INPUT_CHECKS } from "../../effects/local";
+import { ANY_ENGINE_INPUT_CHECKS, LOCAL_INPUT_CHECKS } from "../../effects/local";
 import { LocalProvider } from "./local-provider";
 import { explicitShare, nsfwScores } from "../../vision/nsfw";
 import { nsfwError } from "./safety";
@@ -39,9 +39,13 @@ export default async function renderInWorker(request: RenderRequest): Promise<Wo
   }
 }
 
-export async function check(request: RenderRequest): Promise<CheckAnswer> {
+/** Which of an effect's input rules: all of them (the local engine renders), or those every engine obeys. */
+export type RuleScope = "local" | "anyEngine";
+
+export async function check(request: RenderRequest & { rules?: RuleScope }): Promise<CheckAnswer> {
   try {
-    await LOCAL_INPUT_CHECKS[request.effectId]?.(request);
+    const table = request.rules === "anyEngine" ? ANY_ENGINE_INPUT_CHECKS : LOCAL_INPUT_CHECKS;
+    await table[request.effectId]?.(request);
     return measured({ ok: true as const });
   } catch (err) {
     return measured(refusal(err));

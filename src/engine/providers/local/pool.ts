@@ -1,13 +1,16 @@
 import path from "node:path";
 import { Piscina } from "piscina";
 import { LOCAL_EFFECTS } from "../../effects/local";
-import type { CheckAnswer, ScreenRequest, WorkerAnswer } from "./pool-worker";
+import type { CheckAnswer, RuleScope, ScreenRequest, WorkerAnswer } from "./pool-worker";
 import { EngineError, type Renderer, type RenderRequest } from "@/core/ports/renderer";
 
 /** The local engine as a Renderer that renders off the web server's event loop, in worker threads. */
 export interface EnginePool extends Renderer {
-  /** Checks the request's input rules (effects' rules.ts); rejects with their EngineError. */
-  check(req: RenderRequest): Promise<void>;
+  /**
+   * Checks the request's input rules (effects' rules.ts): all of them by default, or with
+   * "anyEngine" only those every engine obeys (ADR 008); rejects with their EngineError.
+   */
+  check(req: RenderRequest, rules?: RuleScope): Promise<void>;
   /** Content safety (vision/nsfw.ts): rejects with an EngineError (code "nsfw") at the threshold. */
   screen(req: ScreenRequest): Promise<void>;
   close(): Promise<void>;
@@ -72,8 +75,8 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
       if (!answer.ok) throw refusal(answer.engineError);
       return answer.result;
     },
-    async check(req) {
-      const answer = weigh((await pool.run(req, { name: "check" })) as CheckAnswer);
+    async check(req, rules = "local") {
+      const answer = weigh((await pool.run({ ...req, rules }, { name: "check" })) as CheckAnswer);
       if (!answer.ok) throw refusal(answer.engineError);
     },
     async screen(req) {

@@ -14,3 +14,12 @@ export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
+
+/**
+ * What any engine must be given (ADR 008): exactly one face. Facing the camera is the local
+ * engine's limit (its hair shapes are fitted to a frontal head), not a hosted model's.
+ */
+export async function safety(req: RenderRequest): Promise<void> {
+  const { faces } = await facesOfFirstImage(req);
+  requireOneFace(faces);
+}
