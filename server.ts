@@ -8,7 +8,7 @@ import os from "node:os";
 import { EnvError, parseEnv } from "@/config/env";
 import { DataDirLockedError, lockDataDir } from "@/platform/data-dir-lock";
 import { isPagePath } from "@/platform/page-path";
-import { securityHeaders } from "@/platform/security-headers";
+import { newNonce, pagePolicy, securityHeaders, storageOrigin } from "@/platform/security-headers";
 
 /** What a failed listen means, for the operator. */
 function listenFailure(err: NodeJS.ErrnoException, port: number, host: string): string {
@@ -83,6 +83,7 @@ async function main() {
   const pages = nextApp.getRequestHandler();
 
   const headers = Object.entries(securityHeaders(env.appUrl));
+  const policyConfig = { storageOrigin: storageOrigin(env), turnstile: Boolean(env.TURNSTILE_SITE_KEY), dev };
   const server = http.createServer((req, res) => {
     for (const [k, v] of headers) res.setHeader(k, v);
     if (req.url === "/api" || req.url?.startsWith("/api/")) {
@@ -90,6 +91,11 @@ async function main() {
     } else if (!isPagePath(req.url ?? "")) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
     } else {
+      // Pages restrict scripts to this response's nonce. Next.js finds the nonce in the
+      // request's policy (set here, whatever the client sent) and puts it on its scripts.
+      const policy = pagePolicy(newNonce(), policyConfig);
+      req.headers["content-security-policy"] = policy;
+      res.setHeader("content-security-policy", policy);
       void pages(req, res);
     }
   });
