@@ -46,7 +46,7 @@ export const envSchema = z.object({
    * MB one engine thread may hold (its heap plus the models' WebAssembly heaps, which never
    * shrink) before it is replaced by a fresh one after its task; 0 never replaces threads.
    */
-  ENGINE_THREAD_MEMORY_MB: z.coerce.number().int().min(0).default(400),
+  ENGINE_THREAD_MEMORY_MB: z.coerce.number().int().min(0).default(300),
   /** Seconds an idle engine thread (and its models) is kept before it exits. */
   ENGINE_IDLE_SECONDS: positiveInt.default(120),
   /**
