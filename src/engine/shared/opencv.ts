@@ -74,7 +74,8 @@ export async function inpaintRgb(
   return out;
 }
 
-async function inpaintWhole(
+/** OpenCV's Telea inpainting over a whole image; `mask` is 0 (keep) or 255 (fill) per pixel. */
+export async function inpaintWhole(
   rgb: Buffer,
   width: number,
   height: number,
