@@ -224,7 +224,8 @@ describe("ComfyUI provider: the fleet", () => {
     const b = await fake();
     a.foreign.pending = 2; // b would win if it answered
     b.down = true;
-    const p = provider([a.url, b.url], { downMs: 300 });
+    // Long enough that two renders fit inside it on a loaded machine (300 ms was flaky in CI).
+    const p = provider([a.url, b.url], { downMs: 3000 });
     await p.render(request());
     expect(a.prompts).toHaveLength(1);
     const refused = b.refusedConnections;
@@ -235,7 +236,7 @@ describe("ComfyUI provider: the fleet", () => {
     expect(b.refusedConnections).toBe(refused);
 
     b.down = false;
-    await new Promise((r) => setTimeout(r, 350));
+    await new Promise((r) => setTimeout(r, 3100));
     await p.render(request());
     expect(b.prompts).toHaveLength(1);
   });
