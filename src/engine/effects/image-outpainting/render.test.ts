@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { correlation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { OUTPAINT_MAX_SIDE, outpaintSize } from "@/core/catalogue-constants";
 import { detectFaces } from "../../vision/human";
+import { textProbability } from "../../vision/text-detector";
+import { mulberry32 } from "../../shared/random";
 import { render } from "./render";
 
 const luma = (img: Raw, x: number, y: number) => {
@@ -185,6 +187,119 @@ describe("image-outpainting", () => {
       }
     },
   );
+
+  /** A seeded synthetic photo: a soft two-colour gradient with fine noise, as PNG. */
+  async function synthetic(
+    w: number,
+    h: number,
+    seed: number,
+    paint?: (x: number, y: number) => number | null,
+  ) {
+    const next = mulberry32(seed);
+    const data = Buffer.alloc(w * h * 3);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const n = (next() / 4294967296 - 0.5) * 16;
+        const t = x / w;
+        const over = paint?.(x, y) ?? null;
+        const base = [120 + 60 * t, 140 + 30 * (y / h), 100 + 40 * (1 - t)];
+        for (let c = 0; c < 3; c++) data[(y * w + x) * 3 + c] = Math.round(over ?? base[c]! + n);
+      }
+    return sharp(data, { raw: { width: w, height: h, channels: 3 } })
+      .png()
+      .toBuffer();
+  }
+
+  it("never copies a distinctive shape near the border into the extension", async () => {
+    // A high-contrast checkerboard touching the left border: quilting copied it outward.
+    const w = 320;
+    const h = 240;
+    const [ox, oy, size] = [4, 90, 48];
+    const input = await synthetic(w, h, 11, (x, y) =>
+      x >= ox && x < ox + size && y >= oy && y < oy + size
+        ? ((Math.floor((x - ox) / 8) + Math.floor((y - oy) / 8)) % 2) * 230 + 10
+        : null,
+    );
+    const src = await raw(input);
+    const template = region(src, ox, ox + size, oy, oy + size);
+    for (const seed of [1, 2, 3]) {
+      const out = await raw(
+        (await outpaint(input, { edges: ["left", "top", "bottom"], amount: 0.4 }, seed)).bytes,
+      );
+      const left = out.width - w;
+      const top = Math.round(h * 0.4);
+      let best = -1;
+      // Every window of the template's size in the left extension (all rows of the output).
+      for (let y = 0; y + size <= out.height; y += 3)
+        for (let x = 0; x + size <= left; x += 3)
+          best = Math.max(best, correlation(region(out, x, x + size, y, y + size), template));
+      // And in the top and bottom bands beside it.
+      for (const [y0, y1] of [
+        [0, top],
+        [top + h, out.height],
+      ] as const)
+        for (let y = y0; y + size <= y1; y += 3)
+          for (let x = left; x + size <= out.width; x += 3)
+            best = Math.max(best, correlation(region(out, x, x + size, y, y + size), template));
+      expect(best).toBeLessThan(0.5);
+    }
+  });
+
+  it("does not continue text at the edge into the extension (the text detector finds none there)", async () => {
+    const w = 480;
+    const h = 320;
+    const base = await synthetic(w, h, 3);
+    const svg = Buffer.from(
+      `<svg width="${w}" height="${h}" xmlns="http://www.w3.org/2000/svg">` +
+        `<text x="6" y="${h - 8}" font-family="sans-serif" font-size="26" font-weight="bold" fill="#d01010">PHOTO CREDIT 2024</text></svg>`,
+    );
+    const input = await sharp(base)
+      .composite([{ input: svg }])
+      .png()
+      .toBuffer();
+    const src = await raw(input);
+    const textPixels = (p: Buffer) => p.reduce((k, v) => k + (v > 110 ? 1 : 0), 0);
+    // The detector sees the planted text in the photo.
+    expect(textPixels(await textProbability(src.data, w, h))).toBeGreaterThan(500);
+    const out = await raw((await outpaint(input, {}, 4)).bytes);
+    const prob = await textProbability(out.data, out.width, out.height);
+    const x0 = Math.round(w * 0.25);
+    const y0 = Math.round(h * 0.25);
+    let inExtension = 0;
+    for (let y = 0; y < out.height; y++)
+      for (let x = 0; x < out.width; x++) {
+        const inside = x >= x0 && x < x0 + w && y >= y0 && y < y0 + h;
+        if (!inside && prob[y * out.width + x]! > 110) inExtension++;
+      }
+    expect(inExtension).toBeLessThan(40);
+  });
+
+  it("does not continue a photo's plain dark border as a band or leave it as an outline", async () => {
+    // A scan with a black band down its right edge, extended to the right.
+    const w = 400;
+    const h = 300;
+    const band = 24;
+    const input = await synthetic(w, h, 5, (x) => (x >= w - band ? 8 : null));
+    const out = await raw((await outpaint(input, { edges: ["right"], amount: 0.3 }, 2)).bytes);
+    expect([out.width, out.height]).toEqual([w + Math.round(w * 0.3), h]);
+    const columnMean = (x: number) => {
+      let s = 0;
+      for (let y = 0; y < h; y++) s += luma(out, x, y);
+      return s / h;
+    };
+    // From the photo's last third to the output's right edge no column is much darker than
+    // the photo next to the band.
+    const reference = columnMean(Math.round(w * 0.85));
+    let darkest = Infinity;
+    for (let x = Math.round(w * 0.7); x < out.width; x++) darkest = Math.min(darkest, columnMean(x));
+    expect(darkest).toBeGreaterThan(reference - 30);
+    // The photo left of the band is unchanged.
+    const src = await raw(input);
+    for (let y = 0; y < h; y += 5) {
+      const a = out.data.subarray(y * out.width * 3, (y * out.width + w - band - 10) * 3);
+      expect(a.equals(src.data.subarray(y * w * 3, (y * w + w - band - 10) * 3))).toBe(true);
+    }
+  });
 
   it("refuses an empty edge list with a readable reason", async () => {
     const input = await photo("pet-1-cat.png");
