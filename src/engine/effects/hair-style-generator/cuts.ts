@@ -1,5 +1,6 @@
 import type { HairRegion } from "../../shared/hair/hair-region";
 import { hash2, valueNoise } from "../../shared/noise";
+import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
 import type { Rgb, Scene } from "./variations";
 
 /**
@@ -38,15 +39,19 @@ const cap = (X: number, Y: number, scale: number, line = 0.06) => {
 /** A curtain of hair beside the face from the temples down to `end`, `width` wide at the bottom. */
 const sides = (X: number, Y: number, end: number, width: number, n: (a: number, b: number) => number) => {
   const t = Math.min(1, Math.max(0, (Y - 0.1) / (end - 0.1)));
-  const outer = 0.58 + (width - 0.58) * Math.pow(t, 0.7);
   const ragged = end + (n(X * 9, 3) - 0.5) * 0.1;
+  // The ends taper and thin out (tips, not a block): the last stretch narrows towards the
+  // middle of the curtain and fades.
+  const tip = smooth(ragged - Math.min(0.45, end * 0.3), ragged, Y);
+  const outer = (0.58 + (width - 0.58) * Math.pow(t, 0.7)) * (1 - 0.18 * tip);
   // Below the jaw the hair falls beside the neck and over the shoulders, never across the
   // throat and chest: an inner edge a little wider than the neck.
-  const inner = 0.36 * smooth(0.75, 0.95, Y);
+  const inner = 0.36 * smooth(0.75, 0.95, Y) + 0.1 * tip;
   return (
-    (1 - smooth(outer - 0.03, outer + 0.03, Math.abs(X))) *
-    smooth(inner - 0.03, inner + 0.03, Math.abs(X)) *
-    (1 - smooth(ragged - 0.05, ragged, Y)) *
+    (1 - smooth(outer - 0.04, outer + 0.04, Math.abs(X))) *
+    smooth(inner - 0.04, inner + 0.04, Math.abs(X)) *
+    (1 - smooth(ragged - 0.12, ragged, Y)) *
+    (1 - 0.5 * tip * n(X * 40, 9)) *
     smooth(0.0, 0.15, Y)
   );
 };
@@ -147,25 +152,6 @@ export const CUTS: Cut[] = [
   },
 ];
 
-/** The maximum of `a` over a square of radius r (separable). */
-function grown(a: Float32Array, w: number, h: number, r: number): Float32Array {
-  const tmp = new Float32Array(a.length);
-  const out = new Float32Array(a.length);
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let m = 0;
-      for (let d = Math.max(0, x - r); d <= Math.min(w - 1, x + r); d++) m = Math.max(m, a[y * w + d]!);
-      tmp[y * w + x] = m;
-    }
-  for (let x = 0; x < w; x++)
-    for (let y = 0; y < h; y++) {
-      let m = 0;
-      for (let d = Math.max(0, y - r); d <= Math.min(h - 1, y + r); d++) m = Math.max(m, tmp[d * w + x]!);
-      out[y * w + x] = m;
-    }
-  return out;
-}
-
 /** How far each pixel is from the head, in head units, and whether the face hides it. */
 function headUnits(hair: HairRegion) {
   const { cx, top, fw, fh } = hair.head;
@@ -182,6 +168,7 @@ export function applyCut(scene: Scene, cut: Cut, plate: Buffer): Buffer {
   const { X, Y } = headUnits(hair);
   const { brows, fw, fh } = hair.head;
   const n = (a: number, b: number) => valueNoise(a, b, seed + 101);
+  const masks = guardMasks(scene);
   const alpha = new Float32Array(width * height);
   for (let y = 0; y < height; y++) {
     const Yv = Y(y);
@@ -190,21 +177,24 @@ export function applyCut(scene: Scene, cut: Cut, plate: Buffer): Buffer {
       const Xv = X(x);
       if (Math.abs(Xv) > 1.4) continue;
       let a = cut.shape(Xv, Yv, n);
+      if (a <= 0) continue;
       const i = y * width + x;
-      // Never over the face (a fringe: down to just above the brows), nor over the ears and
-      // neck below the brows.
-      if (hair.oval[i] && (!cut.fringe || y > brows - fh * 0.03)) a = 0;
-      if (y > brows && hair.skin[i]) a = 0;
+      // Never over the face (a fringe: down to just above the brows), nor over the ears,
+      // neck or hands below the brows; the edge is soft, not a cut-out.
+      // A fringe's lower edge fades over the brows' width and is ragged, not a ruled line.
+      const jag = (n(Xv * 25, 5) - 0.5) * 0.05 * fh;
+      const t = smooth(brows - fh * 0.1, brows - fh * 0.02, y + jag);
+      a *= 1 - t * Math.min(1, masks.guard[i]! * 2);
+      if (!cut.fringe) a *= 1 - masks.oval[i]!;
       alpha[i] = a;
     }
   }
   const out = Buffer.from(src.data);
   // Old hair the new cut does not cover goes: the background shows through. The hair's soft
-  // rim is taken generously (grown and boosted), or a faint outline of the old cut stays.
-  const oldHair = grown(hair.alpha, width, height, Math.max(3, Math.round(fw * 0.04)));
+  // rim is taken generously (blurred and boosted: round, never blocky), or a faint outline of
+  // the old cut stays; the guarded skin is never touched.
   for (let i = 0; i < alpha.length; i++) {
-    if (hair.oval[i]) continue;
-    const old = Math.min(1, oldHair[i]! * 4) * (1 - alpha[i]!);
+    const old = Math.min(1, masks.oldHair[i]! * 4) * (1 - alpha[i]!) * (1 - masks.shield[i]!);
     if (old <= 0.003) continue;
     for (let c = 0; c < 3; c++)
       out[i * 3 + c] = Math.round(out[i * 3 + c]! * (1 - old) + plate[i * 3 + c]! * old);
@@ -248,5 +238,57 @@ export function applyCut(scene: Scene, cut: Cut, plate: Buffer): Buffer {
         out[i * 3 + c] = Math.round(out[i * 3 + c]! * (1 - edgeA) + v * edgeA);
       }
     }
+  // The new hair casts a soft shadow on the skin beside and under it, so the face sits in
+  // the hair instead of on top of it.
+  const shade = blurred(alpha, width, height, Math.max(2, Math.round(fw * 0.025)));
+  for (let i = 0; i < alpha.length; i++) {
+    const k = 0.2 * shade[i]! * (1 - alpha[i]!) * masks.shield[i]!;
+    if (k <= 0.003) continue;
+    for (let c = 0; c < 3; c++) out[i * 3 + c] = Math.round(out[i * 3 + c]! * (1 - k));
+  }
   return out;
+}
+
+/** Per scene (shared by its nine cuts): the soft guard, oval and old-hair masks. */
+const guardCache = new WeakMap<HairRegion, GuardMasks>();
+interface GuardMasks {
+  /** 0..1, about 0.5 on the guard's edge: where new hair may not be painted below the brows. */
+  guard: Float32Array;
+  oval: Float32Array;
+  /** 1 on the guard and fading out beyond it: where old hair may not be removed. */
+  shield: Float32Array;
+  /** The old hair, blurred outwards. */
+  oldHair: Float32Array;
+}
+function guardMasks(scene: Scene): GuardMasks {
+  const { hair, matte } = scene;
+  const { width, height } = scene.src;
+  const cached = guardCache.get(hair);
+  if (cached) return cached;
+  const { fw, chin } = hair.head;
+  const r = Math.max(1, Math.round(fw * 0.012));
+  // The old hair, plus what of the person lies close to sure hair above the jaw line
+  // (strands in shadow or against the light escape the colour test), never the guard.
+  const near = nearHair(hair, width, height);
+  const old = Float32Array.from(hair.alpha);
+  for (let y = 0; y < Math.min(height, Math.round(chin)); y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (near[i] && matte[i]! > 8 && !hair.guard[i]) old[i] = Math.max(old[i]!, 0.5);
+    }
+  const masks = {
+    guard: blurred(hair.guard, width, height, r),
+    oval: blurred(hair.oval, width, height, r),
+    shield: shielded(hair.guard, width, height, r),
+    oldHair: blurred(old, width, height, Math.max(2, Math.round(fw * 0.02))),
+  };
+  guardCache.set(hair, masks);
+  return masks;
+}
+
+/** Within 0.07 face widths of sure hair. */
+export function nearHair(hair: HairRegion, width: number, height: number): Uint8Array {
+  const sure = new Uint8Array(hair.alpha.length);
+  for (let i = 0; i < sure.length; i++) sure[i] = hair.alpha[i]! > 0.3 ? 1 : 0;
+  return dilate(sure, width, height, Math.round(hair.head.fw * 0.07));
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
 import { photo, raw, request, type Raw } from "../../shared/test-utils";
+import { skinChanged } from "../../shared/hair/skin-check";
 import { render, tileBox } from "./render";
 
 /** Runs of rows (or columns) whose pixels are all one flat colour: the grid's gutters. */
@@ -141,6 +142,54 @@ describe("hair-style-generator", () => {
         if (iou < 0.8) different++;
       }
     expect(different, ious.join(" ")).toBeGreaterThanOrEqual(30);
+  }, 60_000);
+
+  it("leaves the face, jaw and neck as they were in every tile, never cutting holes in them", async () => {
+    const input = await photo("portrait-female-1.jpg", 800);
+    const out = await render(request("hair-style-generator", input));
+    const t = await tiles(out.bytes);
+    const face = (await detectFaces(input)).faces[0]!;
+    const meta = await sharp(input).metadata();
+    const box = tileBox(face, meta.width!, meta.height!);
+    const original = await raw(
+      await sharp(input)
+        .extract({ left: box.left, top: box.top, width: box.side, height: box.side })
+        .resize(t[0]!.width, t[0]!.height, { kernel: "lanczos3" })
+        .png()
+        .toBuffer(),
+    );
+    // The face's landmarks in the tile.
+    const k = t[0]!.width / box.side;
+    const at = (i: number) => [(face.mesh[i]![0] - box.left) * k, (face.mesh[i]![1] - box.top) * k] as const;
+    const [lx] = at(234);
+    const [rx] = at(454);
+    const cx = (lx + rx) / 2;
+    const fw = rx - lx;
+    const chin = at(152)[1];
+    const fh = chin - at(10)[1];
+    const skinAt = [50, 280, 101, 330, 6].map((i) => at(i));
+    for (let i = 0; i < 9; i++) {
+      // Below the eyes, inside the cheeks: the face.
+      const cheeks = meanDiff(
+        t[i]!,
+        original,
+        cx - fw * 0.3,
+        at(1)[1] - fh * 0.1,
+        cx + fw * 0.1,
+        chin - fh * 0.1,
+      );
+      expect(cheeks, `tile ${i}: face`).toBeLessThan(3);
+      // The skin of the jaw and neck under the chin, down to the collar (the skin, not the
+      // hair that hung beside it).
+      const neck = skinChanged(original, t[i]!, skinAt, {
+        x0: cx - fw * 0.45,
+        x1: cx + fw * 0.45,
+        y0: chin - fh * 0.2,
+        y1: chin + fh * 0.45,
+      });
+      expect(neck.n).toBeGreaterThan(2000);
+      expect(neck.share, `tile ${i}: neck`).toBeLessThan(0.03);
+    }
   }, 60_000);
 
   it("gives the same bytes for the same photo and seed", async () => {

@@ -55,7 +55,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const matte = await personMatte(tile);
   const hair = hairRegion(tile, placed(face, left, top, k), matte.alpha);
   const scene: Scene = { src: tile, matte: matte.alpha, hair, luma: hairLuma(tile, hair), seed: req.seed };
-  const plate = backgroundPlate(scene);
+  const plate = await backgroundPlate(scene);
   const tiles = CUTS.map((cut) => applyCut(scene, cut, plate));
 
   const width = 3 * tw + 4 * GUTTER;

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
 import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
+import { skinChanged } from "../../shared/hair/skin-check";
 import { render } from "./render";
 
 const px = (img: Raw, x: number, y: number) => {
@@ -76,6 +77,26 @@ describe("pixie-cut-filter", () => {
         n++;
       }
     expect(diff / n).toBeLessThan(1.5);
+  }, 60_000);
+
+  it("leaves the skin of the chin, neck and a hand at the mouth as it was", async () => {
+    const input = await photo("old-bw-1-migrant-mother-1936.jpg");
+    const out = await render(request("pixie-cut-filter", input));
+    const src = await raw(await sharp(input).png().toBuffer());
+    const face = (await detectFaces(input)).faces[0]!;
+    // The chin, neck and the hand at the mouth: from the mouth to half a face below the chin.
+    const m = face.mesh;
+    const cx = (m[234]![0] + m[454]![0]) / 2;
+    const fw = Math.abs(m[454]![0] - m[234]![0]);
+    const fh = m[152]![1] - m[10]![1];
+    const { share, n } = skinChanged(
+      src,
+      await raw(out.bytes),
+      [50, 280, 101, 330, 6].map((k) => [m[k]![0], m[k]![1]] as const),
+      { x0: cx - fw * 0.7, x1: cx + fw * 0.7, y0: m[13]![1], y1: m[152]![1] + fh * 0.5 },
+    );
+    expect(n).toBeGreaterThan(2000);
+    expect(share).toBeLessThan(0.02);
   }, 60_000);
 
   it("gives the same bytes for the same photo and seed", async () => {

@@ -7,6 +7,7 @@ import { valueNoise } from "../../shared/noise";
 import { inspect } from "../../shared/hair/rules";
 import { capMask } from "./cap";
 import { inpaintRgb } from "../../shared/opencv";
+import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
 
 /**
  * Pixie Cut Filter: the hair outside a close cap around the head (from the face mesh) is
@@ -45,7 +46,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
 
       // Skin-coloured only counts next to the face (ears); further out it is sky in the fringe.
       const ear = hair.skin[i] && dx < (hair.half[y] ?? 0) + fw * 0.15 && y > eyes - fh * 0.15 && y < chin;
-      if (hair.oval[i] || ear || neck) {
+      if (hair.guard[i] || ear || neck) {
         keep[i] = 1;
         continue;
       }
@@ -58,13 +59,15 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // Grown a little past the matte's soft rim (it still holds hair-coloured fringes) and
   // feathered; never into the cap, the face or what else was kept.
   const grown = dilate(cut, width, height, Math.round(fw * 0.02) + 2);
-  const soft = feathered(grown, width, height, Math.round(fw * 0.01) + 1);
+  const soft = blurred(grown, width, height, Math.round(fw * 0.01) + 1);
+  // The face, neck and skin joined to them (a hand at the mouth) stay exactly as they were.
+  const shield = shielded(hair.guard, width, height, Math.round(fw * 0.012) + 1);
   const out = Buffer.from(src.data);
   const centreY = eyes + fh * 0.1;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      const c = keep[i] ? 0 : soft[i]! * (1 - cap[i]!);
+      const c = keep[i] ? 0 : soft[i]! * (1 - cap[i]!) * (1 - shield[i]!);
       if (c > 0)
         for (let ch = 0; ch < 3; ch++)
           out[i * 3 + ch] = Math.round(out[i * 3 + ch]! * (1 - c) + plate[i * 3 + ch]! * c);
@@ -93,79 +96,14 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   for (let y = Math.max(0, Math.floor(chin - fh * 0.35)); y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      if (hair.oval[i] || cap[i]! > 0.5) continue;
+      if (hair.guard[i] || cap[i]! > 0.5) continue;
       if (Math.abs(x - cx) < fw * 0.5 && hair.alpha[i]! > 0.25) {
         front[i] = 1;
         any = true;
       }
     }
-  const result = any
-    ? await inpaintRgb(
-        out,
-        width,
-        height,
-        dilate(front, width, height, Math.round(fw * 0.015) + 2),
-        Math.round(fw * 0.04) + 3,
-      )
-    : out;
+  const frontMask = dilate(front, width, height, Math.round(fw * 0.015) + 2);
+  for (let i = 0; i < n; i++) if (shield[i]! > 0.5) frontMask[i] = 0;
+  const result = any ? await inpaintRgb(out, width, height, frontMask, Math.round(fw * 0.04) + 3) : out;
   return encodePng({ data: result, width, height, channels: 3 });
-}
-
-/** `mask` (0/1) grown by `r` pixels: a separable max filter, linear in the image size. */
-function dilate(mask: Uint8Array, width: number, height: number, r: number): Uint8Array {
-  const tmp = new Uint8Array(mask.length);
-  const out = new Uint8Array(mask.length);
-  for (let y = 0; y < height; y++) {
-    let last = -1e9;
-    for (let x = 0; x < width; x++) {
-      if (mask[y * width + x]) last = x;
-      if (x - last <= r) tmp[y * width + x] = 1;
-    }
-    last = 1e9;
-    for (let x = width - 1; x >= 0; x--) {
-      if (mask[y * width + x]) last = x;
-      if (last - x <= r) tmp[y * width + x] = 1;
-    }
-  }
-  for (let x = 0; x < width; x++) {
-    let last = -1e9;
-    for (let y = 0; y < height; y++) {
-      if (tmp[y * width + x]) last = y;
-      if (y - last <= r) out[y * width + x] = 1;
-    }
-    last = 1e9;
-    for (let y = height - 1; y >= 0; y--) {
-      if (tmp[y * width + x]) last = y;
-      if (last - y <= r) out[y * width + x] = 1;
-    }
-  }
-  return out;
-}
-
-/** `mask` (0/1) as 0..1 with edges softened by a separable box blur of radius `r`. */
-function feathered(mask: Uint8Array, width: number, height: number, r: number): Float32Array {
-  const pass = (get: (k: number) => number, len: number, set: (k: number, v: number) => void) => {
-    const prefix = new Float32Array(len + 1);
-    for (let k = 0; k < len; k++) prefix[k + 1] = prefix[k]! + get(k);
-    for (let k = 0; k < len; k++) {
-      const lo = Math.max(0, k - r);
-      const hi = Math.min(len, k + r + 1);
-      set(k, (prefix[hi]! - prefix[lo]!) / (hi - lo));
-    }
-  };
-  const tmp = new Float32Array(mask.length);
-  const out = new Float32Array(mask.length);
-  for (let y = 0; y < height; y++)
-    pass(
-      (x) => mask[y * width + x]!,
-      width,
-      (x, v) => (tmp[y * width + x] = v),
-    );
-  for (let x = 0; x < width; x++)
-    pass(
-      (y) => tmp[y * width + x]!,
-      height,
-      (y, v) => (out[y * width + x] = v),
-    );
-  return out;
 }

@@ -1,79 +1,105 @@
 /**
- * Fills the holes left by removed hair with the background around them. Portrait
- * backgrounds change mostly from top to bottom (sky, horizon, lake, wall, floor), so each
- * row of a hole is filled from the same row's background on both sides: the pixels beyond
- * each edge are mirrored into the hole (keeping their grain and bokeh, not a flat colour)
- * and cross-faded by distance. A light vertical blur then hides row-to-row seams.
+ * Fills the holes left by removed hair with the background around them: a push-pull
+ * (pyramid) interpolation. The known background is averaged down a pyramid of halved
+ * images until every cell has some background in it, then each finer level keeps its own
+ * background and takes the coarser level's smooth estimate (bilinear) where it has none.
+ * Small holes get the colours right at their edges; large ones a smooth continuation of the
+ * background around (sky into lake, wall into floor), with no streaks in any direction.
  */
 
 /**
  * `rgb` (3 channels) with `known` (1 = background to copy from). Returns the image with every
- * unknown pixel filled; known pixels are unchanged. Rows without any known pixel copy the
- * nearest filled row.
+ * unknown pixel filled; known pixels are unchanged. With no known pixel at all, the image.
  */
 export function fillFromBackground(rgb: Buffer, given: Uint8Array, width: number, height: number): Buffer {
   // The matte's soft rim still carries hair colour: copy from a little further out.
   const known = eroded(given, width, height, Math.round(Math.max(width, height) * 0.006) + 2);
   const out = Buffer.from(rgb);
-  const hole = new Uint8Array(width * height);
-  let lastFilled = -1;
-  const emptyRows: number[] = [];
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    let any = false;
-    for (let x = 0; x < width; x++) if (known[row + x]) any = true;
-    if (!any) {
-      emptyRows.push(y);
-      continue;
+  // Level 0: colour and weight (1 = known).
+  const levels: Array<{ c: Float32Array; w: Float32Array; width: number; height: number; sy: number }> = [];
+  let c = new Float32Array(width * height * 3);
+  let w = new Float32Array(width * height);
+  let any = false;
+  for (let i = 0; i < w.length; i++)
+    if (known[i]) {
+      w[i] = 1;
+      any = true;
+      for (let k = 0; k < 3; k++) c[i * 3 + k] = rgb[i * 3 + k]!;
     }
-    let x = 0;
-    while (x < width) {
-      if (known[row + x]) {
-        x++;
-        continue;
+  if (!any) return out;
+  let lw = width;
+  let lh = height;
+  levels.push({ c, w, width: lw, height: lh, sy: 1 });
+  // Pull: halve until one cell (or every cell has background). Across, every level; down,
+  // every other level: a hole takes more from its own rows (horizon, wall, lake) than from
+  // above and below, without copying any row's grain.
+  while (lw > 1 || lh > 1) {
+    const fy = levels.length % 2 === 1 || lw === 1 ? 2 : 1;
+    const nw = Math.max(1, Math.ceil(lw / 2));
+    const nh = Math.max(1, Math.ceil(lh / fy));
+    const nc = new Float32Array(nw * nh * 3);
+    const nwt = new Float32Array(nw * nh);
+    let full = true;
+    for (let y = 0; y < nh; y++)
+      for (let x = 0; x < nw; x++) {
+        let sw = 0;
+        const acc = [0, 0, 0];
+        for (let dy = 0; dy < fy; dy++)
+          for (let dx = 0; dx < 2; dx++) {
+            const sx = 2 * x + dx;
+            const sy = fy * y + dy;
+            if (sx >= lw || sy >= lh) continue;
+            const j = sy * lw + sx;
+            const wj = w[j]!;
+            if (wj <= 0) continue;
+            sw += wj;
+            for (let k = 0; k < 3; k++) acc[k]! += c[j * 3 + k]! * wj;
+          }
+        const o = y * nw + x;
+        if (sw > 0) for (let k = 0; k < 3; k++) nc[o * 3 + k] = acc[k]! / sw;
+        else full = false;
+        nwt[o] = Math.min(1, sw);
       }
-      const start = x;
-      while (x < width && !known[row + x]) x++;
-      const end = x; // the hole is [start, end)
-      const hasLeft = start > 0;
-      const hasRight = end < width;
-      for (let h = start; h < end; h++) {
-        const i = row + h;
-        hole[i] = 1;
-        const fromLeft = hasLeft ? mirror(known, row, width, start - 1, start - 1 - (h - start), -1) : -1;
-        const fromRight = hasRight ? mirror(known, row, width, end, end + (end - 1 - h), 1) : -1;
-        // Cross-fade: the nearer side dominates.
-        const wl = fromLeft < 0 ? 0 : fromRight < 0 ? 1 : (end - h) / (end - start + 1);
-        for (let c = 0; c < 3; c++) {
-          const l = fromLeft < 0 ? 0 : rgb[fromLeft * 3 + c]!;
-          const r = fromRight < 0 ? 0 : rgb[fromRight * 3 + c]!;
-          out[i * 3 + c] = Math.round(l * wl + r * (1 - wl));
-        }
-      }
-    }
-    // Rows with no background at all take the nearest filled row (here: this one, upwards).
-    for (const e of emptyRows) copyRow(out, hole, width, y, e);
-    emptyRows.length = 0;
-    lastFilled = y;
+    c = nc;
+    w = nwt;
+    lw = nw;
+    lh = nh;
+    levels.push({ c, w, width: lw, height: lh, sy: fy });
+    if (full) break;
   }
-  if (lastFilled >= 0) for (const e of emptyRows) copyRow(out, hole, width, lastFilled, e);
-  return smoothHoles(out, hole, width, height);
-}
-
-/**
- * The pixel index to copy for a hole pixel: `at`, mirrored beyond the edge; when that lands
- * off the image or on another hole, the edge pixel itself.
- */
-function mirror(
-  known: Uint8Array,
-  row: number,
-  width: number,
-  edge: number,
-  at: number,
-  dir: -1 | 1,
-): number {
-  const x = Math.min(width - 1, Math.max(0, at));
-  return known[row + x] && (dir < 0 ? x <= edge : x >= edge) ? row + x : row + edge;
+  // Push: from the coarsest level down, fill what each level lacks from the one above.
+  for (let l = levels.length - 2; l >= 0; l--) {
+    const fine = levels[l]!;
+    const coarse = levels[l + 1]!;
+    for (let y = 0; y < fine.height; y++) {
+      const gy = Math.min(coarse.height - 1, Math.max(0, (y + 0.5) / coarse.sy - 0.5));
+      const y0 = Math.floor(gy);
+      const y1 = Math.min(coarse.height - 1, y0 + 1);
+      const ty = gy - y0;
+      for (let x = 0; x < fine.width; x++) {
+        const i = y * fine.width + x;
+        const wi = fine.w[i]!;
+        if (wi >= 1) continue;
+        const gx = Math.min(coarse.width - 1, Math.max(0, (x + 0.5) / 2 - 0.5));
+        const x0 = Math.floor(gx);
+        const x1 = Math.min(coarse.width - 1, x0 + 1);
+        const tx = gx - x0;
+        for (let k = 0; k < 3; k++) {
+          const a = coarse.c[(y0 * coarse.width + x0) * 3 + k]!;
+          const b = coarse.c[(y0 * coarse.width + x1) * 3 + k]!;
+          const d = coarse.c[(y1 * coarse.width + x0) * 3 + k]!;
+          const e = coarse.c[(y1 * coarse.width + x1) * 3 + k]!;
+          const up = (a * (1 - tx) + b * tx) * (1 - ty) + (d * (1 - tx) + e * tx) * ty;
+          fine.c[i * 3 + k] = fine.c[i * 3 + k]! * wi + up * (1 - wi);
+        }
+        fine.w[i] = 1;
+      }
+    }
+  }
+  const top = levels[0]!;
+  for (let i = 0; i < width * height; i++)
+    if (!known[i]) for (let k = 0; k < 3; k++) out[i * 3 + k] = Math.round(top.c[i * 3 + k]!);
+  return out;
 }
 
 /** `mask` shrunk by `r` pixels (a separable min filter). */
@@ -104,32 +130,5 @@ function eroded(mask: Uint8Array, width: number, height: number, r: number): Uin
       if (lastUnknown - y <= r) out[y * width + x] = 0;
     }
   }
-  return out;
-}
-
-function copyRow(out: Buffer, hole: Uint8Array, width: number, from: number, to: number): void {
-  out.copy(out, to * width * 3, from * width * 3, (from + 1) * width * 3);
-  hole.fill(1, to * width, (to + 1) * width);
-}
-
-/** A vertical 7-tap box blur over the filled pixels only. */
-function smoothHoles(img: Buffer, hole: Uint8Array, width: number, height: number): Buffer {
-  const out = Buffer.from(img);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (!hole[i]) continue;
-      for (let c = 0; c < 3; c++) {
-        let sum = 0;
-        let n = 0;
-        for (let dy = -3; dy <= 3; dy++) {
-          const yy = y + dy;
-          if (yy < 0 || yy >= height) continue;
-          sum += img[(yy * width + x) * 3 + c]!;
-          n++;
-        }
-        out[i * 3 + c] = Math.round(sum / n);
-      }
-    }
   return out;
 }

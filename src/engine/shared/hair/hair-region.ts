@@ -1,5 +1,7 @@
 import type { RawImage } from "../image-io";
 import type { Face } from "../../vision/human";
+import { components } from "../components";
+import { blurred, dilate, flood } from "./skin-guard";
 
 /**
  * Where the hair is: the person matte, minus the face oval from the mesh, near the head,
@@ -92,6 +94,11 @@ export interface HairRegion {
   oval: Uint8Array;
   /** 1 where a pixel near the head is coloured more like the skin than like the hair (ears, neck). */
   skin: Uint8Array;
+  /**
+   * 0/1 skin the hair effects never cut away, nor paint over below the brows: the face oval,
+   * skin joined to it (ears, a hand at the mouth), and the neck under the jaw. `alpha` is 0 on it.
+   */
+  guard: Uint8Array;
   /** The oval's half-width on each row, from `head.cx` (0 on rows it does not reach). */
   half: Float32Array;
   head: HeadGeometry;
@@ -162,10 +169,16 @@ export function hairRegion(src: RawImage, face: Face, matte: Buffer): HairRegion
 
   const alpha = new Float32Array(width * height);
   const skinlike = new Uint8Array(width * height);
+  // Skin the guard may spread through (from the face): on the person, coloured like the
+  // cheeks (allowing for shade and light) and more like them than like the hair.
+  const skinPass = new Uint8Array(width * height);
+  const neckGuard = new Uint8Array(width * height);
+  const skinLuma = 2 * sy;
   const x0 = clampX(cx - fw * 1.3);
   const x1 = clampX(cx + fw * 1.3);
   const y0 = clampY(top - fh * 0.9);
-  const y1 = clampY(chin + fh * 0.7);
+  // Far enough down for the guard to follow the skin (a hand, the chest) under long hair.
+  const y1 = clampY(chin + fh * 1.3);
   const d = src.data;
   for (let y = y0; y <= y1; y++) {
     // Below the chin, fade out; above the forehead the crown is hair without a colour test.
@@ -189,6 +202,7 @@ export function hairRegion(src: RawImage, face: Face, matte: Buffer): HairRegion
       const dh = shaded(cy, cb, cr, hy, hb, hr);
       const ds = shaded(cy, cb, cr, sy, sb, sr);
       if (ds < dh) skinlike[i] = 1;
+      if (ds < dh && m > 0.5 && ds < 24 && 2 * cy > skinLuma * 0.45) skinPass[i] = 1;
       let p = (1 - smoothstep(reach * 0.6, reach, dh)) * smoothstep(0.9, 1.3, ds / Math.max(1, dh));
       // Below the eyes, hair must also look more like hair than like the clothing (a dark
       // suit under black hair then stays out, at the price of long hair over it).
@@ -201,6 +215,9 @@ export function hairRegion(src: RawImage, face: Face, matte: Buffer): HairRegion
         // them); lower down, cheeks in shade pass for hair too easily.
         p = y < brows - fh * 0.08 ? p * p : 0;
       } else if (Math.abs(x - cx) < neck) {
+        // The neck (widening towards the shoulders) is kept unless clearly hair.
+        const neckHalf = fw * (0.3 + 0.12 * smoothstep(chin + fh * 0.2, chin + fh * 0.8, y));
+        if (Math.abs(x - cx) < neckHalf && p < 0.75) neckGuard[i] = 1;
         p = p * p;
       } else {
         p = Math.max(p, crown);
@@ -226,10 +243,74 @@ export function hairRegion(src: RawImage, face: Face, matte: Buffer): HairRegion
     const keep = 1 - smoothstep(end, end + fh * 0.08, y);
     for (let x = x0; x <= x1; x++) alpha[y * width + x]! *= keep;
   }
+  // The guard: the oval (a little grown), the skin joined to it, the neck column.
+  const guard = flood(oval, skinPass, width, { x0, y0, x1, y1 });
+  const grownOval = dilate(oval, width, height, Math.round(fw * 0.015) + 1);
+  for (let i = 0; i < guard.length; i++) if (grownOval[i] || neckGuard[i]) guard[i] = 1;
+  const soft = softened(alpha, width, height);
+  for (let i = 0; i < soft.length; i++) if (guard[i]) soft[i] = 0;
   const half = new Float32Array(height);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) if (oval[y * width + x]) half[y] = Math.max(half[y]!, Math.abs(x - cx));
-  return { alpha: softened(alpha, width, height), oval, skin: skinlike, half, head };
+  return { alpha: ownHair(soft, oval, head, width, height), oval, skin: skinlike, guard, half, head };
+}
+
+/**
+ * Only the hair joined to this head: a connected patch of hair-coloured pixels that reaches
+ * the crown or the temples. Another person's hair in the frame (a child's head beside a
+ * mother's, someone behind) is left alone.
+ */
+function ownHair(
+  alpha: Float32Array,
+  oval: Uint8Array,
+  head: HeadGeometry,
+  width: number,
+  height: number,
+): Float32Array {
+  const { cx, top, eyes, fw, fh } = head;
+  const sure = new Uint8Array(alpha.length);
+  for (let i = 0; i < alpha.length; i++) sure[i] = alpha[i]! > 0.12 ? 1 : 0;
+  // Hair hangs down from the crown: in each column near the head, from a hair pixel above
+  // the eyes, downwards through hair (gaps up to an ear's height allowed; a lock below the
+  // chin still belongs to the hair above the face).
+  const run = new Uint8Array(alpha.length);
+  const gapMax = Math.round(fh * 0.22);
+  const start = Math.max(0, Math.round(top - fh * 0.9));
+  for (
+    let x = Math.max(0, Math.round(cx - fw * 0.72));
+    x <= Math.min(width - 1, Math.round(cx + fw * 0.72));
+    x++
+  ) {
+    let on = false;
+    let gap = 0;
+    for (let y = start; y < height; y++) {
+      const i = y * width + x;
+      if (sure[i]) {
+        if (!on && y <= eyes) on = true;
+        if (on) {
+          run[i] = 1;
+          gap = 0;
+        }
+      } else if (on && !oval[i] && ++gap > gapMax) break; // the face is not a gap
+    }
+  }
+  // Hair spreading sideways from those columns (volume, locks over the shoulders), as long as
+  // it stays joined to them, fading out smoothly (never a straight cut through someone
+  // else's hair beside the head).
+  const reach = blurred(run, width, height, Math.round(fw * 0.08));
+  for (let i = 0; i < reach.length; i++) reach[i] = Math.min(1, reach[i]! * 3);
+  for (let i = 0; i < sure.length; i++) if (reach[i]! < 0.02) sure[i] = 0;
+  const { labels, count } = components(sure, width, height);
+  const mine = new Uint8Array(count + 1);
+  for (let i = 0; i < run.length; i++) if (run[i]) mine[labels[i]!] = 1;
+  const kept = new Uint8Array(alpha.length);
+  for (let i = 0; i < alpha.length; i++) if (labels[i] && mine[labels[i]!]) kept[i] = 1;
+  // The faint rim around kept hair stays with it.
+  const near = dilate(kept, width, height, Math.max(2, Math.round(fw * 0.02)));
+  const out = new Float32Array(alpha.length);
+  for (let i = 0; i < alpha.length; i++)
+    out[i] = near[i] && (kept[i] || alpha[i]! <= 0.12) ? alpha[i]! * reach[i]! : 0;
+  return out;
 }
 
 /**
