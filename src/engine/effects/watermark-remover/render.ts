@@ -5,6 +5,7 @@ import { inpaintRgb } from "../../shared/opencv";
 import { growMask } from "./morphology";
 import { findInkedText } from "./inked";
 import { findOpaqueText } from "./opaque";
+import { ghostGlyphs } from "./ghosts";
 import { findWhiteOverlay, removeWhiteOverlay } from "./overlay";
 
 /** Pixels around each inpainted pixel that Telea's method draws from. */
@@ -36,6 +37,11 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     for (let i = 0; i < near.length; i++) if (near[i]) overlay.perPixel[i] = 0;
   }
   let out = overlay.found ? removeWhiteOverlay(data, overlay.perPixel) : data;
+  if (overlay.found) {
+    // Thin near-opaque strokes come out of un-blending as readable ghosts: inpainted (ghosts.ts).
+    const ghosts = await ghostGlyphs(data, overlay.perPixel, width, height);
+    if (ghosts) out = await inpaintRgb(out, width, height, ghosts, INPAINT_RADIUS);
+  }
   if (opaque) out = await inpaintRgb(out, width, height, opaque, INPAINT_RADIUS);
   if (inked) out = await inpaintRgb(out, width, height, inked, INPAINT_RADIUS);
   return encodePng({ data: out, width, height, channels: 3 });
