@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { photo, raw, request } from "../../shared/test-utils";
 import { personMatte } from "../../vision/human";
-import { render } from "./render";
+import { bustField, render } from "./render";
 import { inspect } from "./rules";
 
 const consented = (bytes: Uint8Array) =>
@@ -40,9 +40,9 @@ describe("boob-boost-effect", () => {
         } else if (d > 0) changedOutside++;
       }
     expect(changedOutside).toBe(0);
-    // Visibly changed inside, but subtle: a mean change of a few levels, not a repaint.
-    expect(diffInside / inside).toBeGreaterThan(3);
-    expect(diffInside / inside).toBeLessThan(30);
+    // Visibly changed inside, but not a repaint.
+    expect(diffInside / inside).toBeGreaterThan(8);
+    expect(diffInside / inside).toBeLessThan(60);
     // The region sits on the chest: below the face, within the frame.
     for (const [, cy] of region.centres) expect(cy).toBeGreaterThan(src.height * 0.6);
   }, 60_000);
@@ -81,6 +81,53 @@ describe("boob-boost-effect", () => {
         expect(cy, name).toBeLessThan(src.height);
         expect(cx - region.radius, name).toBeGreaterThan(0);
       }
+    }
+  }, 60_000);
+
+  it("makes a change a user sees at phone size: a warp of a few % of the shoulder width, and shading of the form", async () => {
+    for (const name of ["portrait-female-3-nasa.png", "portrait-female-4-hopper-navy.jpg"]) {
+      const input = await photo(name);
+      const req = consented(input);
+      const { region, src } = await inspect(req);
+      const out = await raw((await render(req)).bytes);
+      const matte = await personMatte(src);
+      // The discs' radius is 0.2 shoulder widths (rules.ts).
+      const shoulderWidth = region.radius / 0.2;
+      let moved = 0;
+      let count = 0;
+      // Lightness change where the field lights the form up, and where it shades it (on the person).
+      let lit = 0;
+      let litN = 0;
+      let shaded = 0;
+      let shadedN = 0;
+      let shadedBase = 0;
+      const light = (d: Uint8Array | Buffer, i: number) =>
+        0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!;
+      for (const [cx, cy] of region.centres)
+        for (let y = Math.ceil(cy - region.radius); y <= cy + region.radius; y++)
+          for (let x = Math.ceil(cx - region.radius); x <= cx + region.radius; x++) {
+            if (Math.hypot(x - cx, y - cy) >= region.radius || y >= src.height) continue;
+            const f = bustField(region, x, y);
+            moved += Math.hypot(f.dx, f.dy);
+            count++;
+            if (matte.alpha[y * src.width + x]! < 250) continue;
+            const i = (y * src.width + x) * 3;
+            const d = light(out.data, i) - light(src.data, i);
+            if (f.shade > 1.1) {
+              lit += d;
+              litN++;
+            } else if (f.shade < 0.85) {
+              shaded += d;
+              shadedBase += light(src.data, i);
+              shadedN++;
+            }
+          }
+      expect(moved / count / shoulderWidth, name).toBeGreaterThan(0.02);
+      // Each side of the form is visibly lighter or darker, not a hint: the highlight by some
+      // levels even on dark cloth, the shadow by a tenth of the cloth's own lightness.
+      if (litN > 50) expect(lit / litN, name).toBeGreaterThan(4);
+      if (shadedN > 50) expect(shaded / shadedBase, name).toBeLessThan(-0.1);
+      expect(litN + shadedN, name).toBeGreaterThan(100);
     }
   }, 60_000);
 
