@@ -1,8 +1,98 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { sobel } from "../../shared/edges";
-import { distinctColors, meanSaturation, photo, raw, request } from "../../shared/test-utils";
+import { featureBoxes } from "../../shared/face-features";
+import { headGeometry, polygonMask } from "../../shared/hair/hair-region";
+import { uniform } from "../../shared/random";
+import { distinctColors, meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
+import { detectFaces } from "../../vision/human";
 import { INK, POSTER_COLOURS, render } from "./render";
+
+const isInk = (r: Raw, i: number) =>
+  r.data[i * 3] === INK[0] && r.data[i * 3 + 1] === INK[1] && r.data[i * 3 + 2] === INK[2];
+
+/**
+ * A toned old print, seeded: a sepia picture of a few soft shapes, crossed by thin bright and
+ * dark scratches (long, nearly straight) and sprinkled with dust. Returns the PNG and a mask of
+ * the damage (the scratches' and specks' pixels).
+ */
+async function damagedSepiaPrint(seed: number) {
+  const width = 900;
+  const height = 660;
+  const rand = uniform(seed);
+  const tone = new Float32Array(width * height).fill(0.55);
+  // Soft blobs: the picture's own forms, which should be outlined.
+  for (let b = 0; b < 5; b++) {
+    const cx = width * (0.15 + 0.7 * rand());
+    const cy = height * (0.2 + 0.6 * rand());
+    const rx = 60 + 90 * rand();
+    const ry = 60 + 90 * rand();
+    const v = rand() < 0.5 ? 0.25 : 0.85;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++)
+        if (((x - cx) / rx) ** 2 + ((y - cy) / ry) ** 2 < 1) tone[y * width + x] = v;
+  }
+  const blurred = await sharp(Buffer.from(tone.map((t) => Math.round(t * 255))), {
+    raw: { width, height, channels: 1 },
+  })
+    .blur(3)
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const level = Float32Array.from(blurred);
+  const damage = new Uint8Array(width * height);
+  // Scratches: near-vertical and one crease across, 1 to 2 px wide, bright or dark.
+  const lines = [
+    ...Array.from({ length: 6 }, () => {
+      const x = width * (0.1 + 0.8 * rand());
+      return {
+        x0: x,
+        y0: height * 0.05 * rand(),
+        x1: x + (rand() - 0.5) * 30,
+        y1: height * (0.6 + 0.4 * rand()),
+      };
+    }),
+    { x0: 0, y0: height * 0.7, x1: width - 1, y1: height * 0.71 },
+  ];
+  for (const [k, l] of lines.entries()) {
+    const bright = k % 2 === 0;
+    const len = Math.hypot(l.x1 - l.x0, l.y1 - l.y0);
+    for (let t = 0; t <= len; t += 0.5) {
+      const x = Math.round(l.x0 + ((l.x1 - l.x0) * t) / len);
+      const y = Math.round(l.y0 + ((l.y1 - l.y0) * t) / len);
+      for (let dx = 0; dx < 2; dx++) {
+        const i = y * width + Math.min(width - 1, x + dx);
+        level[i] = bright ? 245 : 25;
+        damage[i] = 1;
+      }
+    }
+  }
+  // Dust: specks of 1 to 3 px radius.
+  for (let d = 0; d < 60; d++) {
+    const cx = Math.round(width * rand());
+    const cy = Math.round(height * rand());
+    const r = 1 + 2 * rand();
+    const v = rand() < 0.5 ? 250 : 20;
+    for (let y = Math.max(0, cy - 3); y <= Math.min(height - 1, cy + 3); y++)
+      for (let x = Math.max(0, cx - 3); x <= Math.min(width - 1, cx + 3); x++)
+        if (Math.hypot(x - cx, y - cy) <= r) {
+          level[y * width + x] = v;
+          damage[y * width + x] = 1;
+        }
+  }
+  const rgb = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) {
+    // Sepia: one hue, the lightness varying.
+    const l = level[i]! / 255;
+    rgb[i * 3] = Math.round(255 * Math.min(1, l * 1.08 + 0.04));
+    rgb[i * 3 + 1] = Math.round(255 * l * 0.9);
+    rgb[i * 3 + 2] = Math.round(255 * l * 0.68);
+  }
+  const png = await sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+  return { png, damage, width, height };
+}
 
 describe("gta-style-filter (game poster)", () => {
   it("flattens colour into few regions, saturates, and inks bold outlines along the input's edges", async () => {
@@ -79,4 +169,67 @@ describe("gta-style-filter (game poster)", () => {
     expect(inkSpecks).toBe(0);
     expect(colourSpecks).toBeLessThan(5);
   });
+
+  it("does not ink an old print's scratches, crease and dust", async () => {
+    for (const seed of [3, 11]) {
+      const { png, damage, width, height } = await damagedSepiaPrint(seed);
+      const out = await raw((await render(request("gta-style-filter", png))).bytes);
+      expect([out.width, out.height]).toEqual([width, height]);
+      // Ink on the damage itself (or within 2 px of it), against the ink on the whole picture.
+      let onDamage = 0;
+      let damaged = 0;
+      for (let y = 2; y < height - 2; y++)
+        for (let x = 2; x < width - 2; x++) {
+          if (!damage[y * width + x]) continue;
+          damaged++;
+          let inked = false;
+          for (let dy = -2; dy <= 2 && !inked; dy++)
+            for (let dx = -2; dx <= 2 && !inked; dx++) inked = isInk(out, (y + dy) * width + x + dx);
+          if (inked) onDamage++;
+        }
+      let ink = 0;
+      for (let i = 0; i < width * height; i++) if (isInk(out, i)) ink++;
+      // The blobs are still outlined; the damage is not drawn (a line crossing an outline is touched there).
+      expect(ink / (width * height), `seed ${seed}`).toBeGreaterThan(0.005);
+      expect(onDamage / damaged, `seed ${seed}`).toBeLessThan(0.15);
+    }
+  }, 60_000);
+
+  it("inks nothing inside a face but its eyes, brows, nose and mouth (a watermark's letters over it are not inked)", async () => {
+    const input = await photo("watermark-6-mono-proof-portrait.jpg");
+    const out = await raw((await render(request("gta-style-filter", input))).bytes);
+    const src = await raw(input);
+    expect([out.width, out.height]).toEqual([src.width, src.height]);
+    const { faces } = await detectFaces({ data: src.data, width: src.width, height: src.height });
+    expect(faces.length).toBeGreaterThan(0);
+    const face = faces[0]!;
+    const { oval } = headGeometry(face);
+    const cx = oval.reduce((a, p) => a + p[0], 0) / oval.length;
+    const cy = oval.reduce((a, p) => a + p[1], 0) / oval.length;
+    // The oval without its rim (the jaw keeps its outline), minus the features' boxes.
+    const inner = polygonMask(
+      oval.map(([x, y]) => [cx + (x - cx) * 0.85, cy + (y - cy) * 0.85] as [number, number]),
+      out.width,
+      out.height,
+    );
+    const boxes = featureBoxes(face, 0.08);
+    let area = 0;
+    let ink = 0;
+    for (let y = 0; y < out.height; y++)
+      for (let x = 0; x < out.width; x++) {
+        const i = y * out.width + x;
+        if (!inner[i] || boxes.some(([bx, by, bw, bh]) => x >= bx && x <= bx + bw && y >= by && y <= by + bh))
+          continue;
+        area++;
+        if (isInk(out, i)) ink++;
+      }
+    expect(area).toBeGreaterThan(1000);
+    expect(ink / area).toBeLessThan(0.01);
+    // The features are drawn: ink in the eyes' boxes.
+    let eyeInk = 0;
+    for (const [bx, by, bw, bh] of boxes.slice(0, 2))
+      for (let y = Math.round(by); y < by + bh; y++)
+        for (let x = Math.round(bx); x < bx + bw; x++) if (isInk(out, y * out.width + x)) eyeInk++;
+    expect(eyeInk).toBeGreaterThan(50);
+  }, 60_000);
 });

@@ -1,8 +1,12 @@
 import sharp from "sharp";
 import { sobel } from "../../shared/edges";
 import { decodeRaw, encodePng, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
-import { opencv } from "../../shared/opencv";
+import { boxMask, featureBoxes } from "../../shared/face-features";
+import { headGeometry, polygonMask } from "../../shared/hair/hair-region";
+import { inpaintRgb, opencv } from "../../shared/opencv";
+import { chromaSpread, findPrintDamage, PRINT_CHROMA } from "../../shared/print-damage";
 import type { RenderRequest } from "@/core/ports/renderer";
+import { detectFaces, type Face } from "../../vision/human";
 
 /**
  * Game-poster illustration: clean flat cel-shaded regions and deliberate dark outlines.
@@ -13,9 +17,15 @@ import type { RenderRequest } from "@/core/ports/renderer";
  *    takes the colour of the neighbour it touches most, so faces read as clean shapes.
  * 4. Outlines are inked where two regions of clearly different lightness meet and along the
  *    smoothed picture's strongest long edges (short fragments dropped), about 3 px wide.
+ * Before all this, an old print (monochrome or toned) loses its scratches, creases and dust
+ * (shared/print-damage.ts, filled by Telea inpainting), or they would be inked as bold lines
+ * and dots. Inside a face's oval only the eyes, brows, nose and mouth are inked: any other
+ * stroke there (a wrinkle, a watermark's letters, a reflection) is dropped.
  */
 const WORK_SIDE = 1280;
 const SMOOTH_SIDE = 560;
+/** Print damage is looked for at this long side. */
+const DAMAGE_SIDE = 800;
 export const POSTER_COLOURS = 16;
 /** Outline ink: a very dark blue-black, as poster art inks. */
 export const INK: readonly [number, number, number] = [18, 16, 28];
@@ -30,7 +40,15 @@ const luma = (d: Uint8Array | Buffer, i: number) =>
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const src = await decodeRaw(firstImage(req), { channels: 3, flatten: true, maxSide: WORK_SIDE });
   const { width, height } = src;
-  const smooth = await smoothForms(src);
+  const { faces } = await detectFaces({ data: src.data, width, height });
+  const features = boxMask(
+    faces.flatMap((f) => featureBoxes(f)),
+    width,
+    height,
+    1,
+  );
+  const clean = await removePrintDamage(src, features);
+  const smooth = await smoothForms(clean);
   const flat = await sharp(smooth, { raw: { width, height, channels: 3 } })
     .modulate({ saturation: 1.45, brightness: 1.03 })
     .linear(1.15, -15)
@@ -39,7 +57,11 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const cel = await sharp(flat).removeAlpha().raw().toBuffer();
   mergeSpeckles(cel, width, height, Math.max(24, Math.round(width * height * MIN_REGION_SHARE)));
 
-  const ink = await outlines(cel, smooth, width, height);
+  const ink = await outlines(cel, smooth, width, height, {
+    quiet: faceQuiet(faces, width, height),
+    features,
+    faces,
+  });
   for (let i = 0; i < width * height; i++) {
     if (ink[i]! > 127) {
       cel[i * 3] = INK[0];
@@ -47,7 +69,63 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
       cel[i * 3 + 2] = INK[2];
     }
   }
+  // Ink taken off a face leaves the regions it cut: slivers too small to read are merged again.
+  mergeSpeckles(cel, width, height, 20);
   return encodePng({ data: cel, width, height, channels: 3 });
+}
+
+/**
+ * An old print's scratches, creases and dust, filled from their surroundings (Telea). Only a
+ * monochrome or toned photo (chroma spread under {@link PRINT_CHROMA}) is treated: on a colour
+ * photo thin bright lines are mostly real (hair, wires, highlights). `protect`: face features.
+ */
+export async function removePrintDamage(src: RawImage, protect: Uint8Array): Promise<RawImage> {
+  const { width, height, data } = src;
+  if (chromaSpread(data) >= PRINT_CHROMA) return src;
+  // Found at about 800 px (the detector's reference size, and a quarter of the work at 1280).
+  const k = Math.min(1, DAMAGE_SIDE / Math.max(width, height));
+  const dw = Math.max(16, Math.round(width * k));
+  const dh = Math.max(16, Math.round(height * k));
+  const small = await sharp(data, { raw: { width, height, channels: 3 } })
+    .resize(dw, dh, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  const grey = new Uint8Array(dw * dh);
+  for (let i = 0; i < dw * dh; i++) grey[i] = luma(small, i);
+  const keep = new Uint8Array(dw * dh);
+  for (let y = 0; y < dh; y++)
+    for (let x = 0; x < dw; x++)
+      keep[y * dw + x] =
+        protect[Math.min(height - 1, Math.floor(y / k)) * width + Math.min(width - 1, Math.floor(x / k))]!;
+  const found = await findPrintDamage(grey, dw, dh, keep);
+  if (!found) return src;
+  const damage = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++)
+      damage[y * width + x] =
+        found[Math.min(dh - 1, Math.floor(y * k)) * dw + Math.min(dw - 1, Math.floor(x * k))]!;
+  const radius = Math.max(3, Math.round((3 * Math.max(width, height)) / 800));
+  return { ...src, data: await inpaintRgb(Buffer.from(data), width, height, damage, radius) };
+}
+
+/**
+ * Where no ink may go: inside each face's oval (shrunk a little, so the jaw and hairline keep
+ * their outline) except around the eyes, brows, nose and mouth (their boxes, grown).
+ */
+export function faceQuiet(faces: Face[], width: number, height: number): Uint8Array | null {
+  if (!faces.length) return null;
+  const quiet = new Uint8Array(width * height);
+  for (const face of faces) {
+    if (face.mesh.length < 468) continue;
+    const { oval } = headGeometry(face);
+    const cx = oval.reduce((a, p) => a + p[0], 0) / oval.length;
+    const cy = oval.reduce((a, p) => a + p[1], 0) / oval.length;
+    const inner = oval.map(([x, y]) => [cx + (x - cx) * 0.88, cy + (y - cy) * 0.88] as [number, number]);
+    const inside = polygonMask(inner, width, height);
+    const keep = boxMask(featureBoxes(face, 0.06), width, height, 1);
+    for (let i = 0; i < width * height; i++) if (inside[i] && !keep[i]) quiet[i] = 1;
+  }
+  return quiet;
 }
 
 /** Bilateral smoothing at half size (texture goes, edges stay), back at full size. */
@@ -143,7 +221,14 @@ export function mergeSpeckles(rgb: Buffer, width: number, height: number, minAre
 }
 
 /** The ink mask: region borders with a clear lightness step, and long strong edges; ~3 px wide. */
-async function outlines(cel: Buffer, smooth: Buffer, width: number, height: number): Promise<Buffer> {
+async function outlines(
+  cel: Buffer,
+  smooth: Buffer,
+  width: number,
+  height: number,
+  face: { quiet: Uint8Array | null; features: Uint8Array; faces: Face[] },
+): Promise<Buffer> {
+  const { quiet, features, faces } = face;
   const n = width * height;
   const mask = new Uint8Array(n);
   for (let y = 0; y < height - 1; y++) {
@@ -163,7 +248,19 @@ async function outlines(cel: Buffer, smooth: Buffer, width: number, height: numb
   const sorted = Float32Array.from(mag).sort();
   const strong = Math.max(60, sorted[Math.floor(sorted.length * 0.93)]!);
   for (let i = 0; i < n; i++) if (mag[i]! >= strong) mask[i] = 1;
-  dropShortStrokes(mask, width, height, Math.max(12, Math.round(Math.max(width, height) / 40)));
+  // The eyes, brows, nose and mouth are drawn on purpose, even on a faded print: their own
+  // strongest edges (the top fifth inside the features) are inked too.
+  const inFeatures: number[] = [];
+  for (let i = 0; i < n; i++) if (features[i]) inFeatures.push(mag[i]!);
+  if (inFeatures.length) {
+    inFeatures.sort((a, b) => a - b);
+    const featureStrong = Math.max(30, Math.min(strong, inFeatures[Math.floor(inFeatures.length * 0.8)]!));
+    for (let i = 0; i < n; i++) if (features[i] && mag[i]! >= featureStrong) mask[i] = 1;
+  }
+  if (quiet) for (let i = 0; i < n; i++) if (quiet[i]) mask[i] = 0;
+  for (const f of faces) dropStrayRings(mask, width, height, f);
+  const side = Math.max(width, height);
+  dropShortStrokes(mask, width, height, Math.max(12, Math.round(side / 40)), Math.round(side / 45), features);
   const lines = Buffer.from(mask.map((v) => (v ? 255 : 0)));
   // sharp's morphology treats dark as foreground: erode() grows these white line pixels.
   return sharp(lines, { raw: { width, height, channels: 1 } })
@@ -176,8 +273,94 @@ async function outlines(cel: Buffer, smooth: Buffer, width: number, height: numb
     .toBuffer();
 }
 
-/** Removes line fragments (8-connected) with fewer than `minLength` pixels: no ink speckle. */
-function dropShortStrokes(mask: Uint8Array, width: number, height: number, minLength: number): void {
+/**
+ * A closed ring of ink inside a face that is not an eye or the mouth (a watermark's "O", a
+ * reflection on glasses) reads as a blotch: every hole in the ink (a region of no ink that the
+ * ink closes, under an eighth of the face's width across) whose centre is inside the
+ * face oval but not on an eye, a nostril or the mouth loses the ink around it.
+ */
+function dropStrayRings(mask: Uint8Array, width: number, height: number, face: Face): void {
+  if (face.mesh.length < 468) return;
+  const { oval, fw } = headGeometry(face);
+  const inOval = polygonMask(oval, width, height);
+  const [eyeR, eyeL, , , , mouth] = featureBoxes(face, 0.01);
+  // The nostrils: around the nose's tip and wings (not its bridge, where glasses' reflections sit).
+  const nx = [1, 2, 98, 327].map((i) => face.mesh[i]![0]);
+  const ny = [1, 2, 98, 327].map((i) => face.mesh[i]![1]);
+  const pad = fw * 0.03;
+  const nostrils: [number, number, number, number] = [
+    Math.min(...nx) - pad,
+    Math.min(...ny) - pad,
+    Math.max(...nx) - Math.min(...nx) + 2 * pad,
+    Math.max(...ny) - Math.min(...ny) + 2 * pad,
+  ];
+  const tight = [eyeR!, eyeL!, mouth!, nostrils];
+  const x0 = Math.max(0, Math.floor(Math.min(...oval.map((p) => p[0]))) - 2);
+  const x1 = Math.min(width - 1, Math.ceil(Math.max(...oval.map((p) => p[0]))) + 2);
+  const y0 = Math.max(0, Math.floor(Math.min(...oval.map((p) => p[1]))) - 2);
+  const y1 = Math.min(height - 1, Math.ceil(Math.max(...oval.map((p) => p[1]))) + 2);
+  const maxHole = (fw * 0.12) ** 2;
+  const seen = new Uint8Array(width * height);
+  const queue: number[] = [];
+  for (let sy = y0; sy <= y1; sy++)
+    for (let sx = x0; sx <= x1; sx++) {
+      const start = sy * width + sx;
+      if (mask[start] || seen[start]) continue;
+      // One region of no ink (4-connected), within the oval's box: a hole if it never reaches the box's edge.
+      queue.length = 0;
+      queue.push(start);
+      seen[start] = 1;
+      let open = false;
+      let sumX = 0;
+      let sumY = 0;
+      for (let h = 0; h < queue.length; h++) {
+        const p = queue[h]!;
+        const x = p % width;
+        const y = (p - x) / width;
+        sumX += x;
+        sumY += y;
+        if (x === x0 || x === x1 || y === y0 || y === y1) open = true;
+        for (const q of [
+          x > x0 ? p - 1 : -1,
+          x < x1 ? p + 1 : -1,
+          y > y0 ? p - width : -1,
+          y < y1 ? p + width : -1,
+        ])
+          if (q >= 0 && !mask[q] && !seen[q]) {
+            seen[q] = 1;
+            queue.push(q);
+          }
+      }
+      if (open || queue.length > maxHole) continue;
+      const cx = sumX / queue.length;
+      const cy = sumY / queue.length;
+      if (!inOval[Math.round(cy) * width + Math.round(cx)]) continue;
+      if (tight.some(([bx, by, bw, bh]) => cx >= bx && cx <= bx + bw && cy >= by && cy <= by + bh)) continue;
+      // The ring: ink within a stroke's reach of the hole.
+      const reach = Math.max(2, Math.round(Math.sqrt(queue.length) * 0.3));
+      for (const p of queue) {
+        const x = p % width;
+        const y = (p - x) / width;
+        for (let yy = Math.max(0, y - reach); yy <= Math.min(height - 1, y + reach); yy++)
+          for (let xx = Math.max(0, x - reach); xx <= Math.min(width - 1, x + reach); xx++)
+            mask[yy * width + xx] = 0;
+      }
+    }
+}
+
+/**
+ * Removes line fragments (8-connected) with fewer than `minLength` pixels, and small closed
+ * shapes (both sides of the box under `minExtent`: a dust speck, a stray ring) outside `keep`
+ * (the face features): no ink speckle, no ink dots.
+ */
+function dropShortStrokes(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  minLength: number,
+  minExtent: number,
+  keep: Uint8Array,
+): void {
   const n = width * height;
   const seen = new Uint8Array(n);
   const queue = new Int32Array(n);
@@ -187,10 +370,20 @@ function dropShortStrokes(mask: Uint8Array, width: number, height: number, minLe
     let tail = 0;
     queue[tail++] = start;
     seen[start] = 1;
+    let x0 = width;
+    let x1 = 0;
+    let y0 = height;
+    let y1 = 0;
+    let kept = false;
     while (head < tail) {
       const p = queue[head++]!;
       const x = p % width;
       const y = (p - x) / width;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      if (y > y1) y1 = y;
+      if (keep[p]) kept = true;
       for (let dy = -1; dy <= 1; dy++) {
         const yy = y + dy;
         if (yy < 0 || yy >= height) continue;
@@ -205,6 +398,7 @@ function dropShortStrokes(mask: Uint8Array, width: number, height: number, minLe
         }
       }
     }
-    if (tail < minLength) for (let m = 0; m < tail; m++) mask[queue[m]!] = 0;
+    const dot = !kept && x1 - x0 < minExtent && y1 - y0 < minExtent;
+    if (tail < minLength || dot) for (let m = 0; m < tail; m++) mask[queue[m]!] = 0;
   }
 }
