@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- opencv.js ships loose types */
 import sharp from "sharp";
 import type { RawImage } from "../../shared/image-io";
+import { bigShapes } from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
 
 /**
@@ -16,6 +17,8 @@ import { opencv } from "../../shared/opencv";
 export const WORK = 720;
 /** Above this share of edge pixels around it, a place is texture (fur, leaves), not outlines. */
 const TEXTURE_DENSITY = 0.14;
+/** Share of the picture with dense edges above which a pet's or an object's photo is textured. */
+const TEXTURED_SHARE = 0.2;
 
 export interface LineOptions {
   /** Subject mask at the photo's size (255 subject), or null: the whole picture is the subject. */
@@ -125,55 +128,67 @@ export async function drawLines(
       return sum / ((xb - xa) * (yb - ya));
     };
 
+    // Without people, a scene (a meadow: soft, fuzzy shapes) or a pet among texture (fur
+    // among leaves) is drawn from its big shapes (shared/line-budget.ts): the flattened
+    // photo's contours at a third of the size, the texture beside the long ones dropped past
+    // a density budget, the background held to a share of the ink.
+    let keep: Uint8Array = new Uint8Array(w * h);
+    let dense = 0;
+    for (let p = 0; p < w * h; p++) if (density(p) > TEXTURE_DENSITY) dense++;
+    const shapes = !opts.detail.length && (!subject || dense / (w * h) > TEXTURED_SHARE);
+    if (shapes) keep = await bigShapes(flat, w, h, subject);
+    else dropScraps();
+
     // Drop scraps: 8-connected pieces shorter than the minimum for where they lie.
-    const minSubject = Math.round(opts.subject ? WORK / 40 : WORK / 18);
-    const minBackground = Math.round(WORK / 12);
-    const minDetail = Math.round(WORK / 90);
-    const minTexture = Math.round(WORK / 7);
-    const keep = new Uint8Array(w * h);
-    const seen = new Uint8Array(w * h);
-    const stack: number[] = [];
-    const piece: number[] = [];
-    for (let s = 0; s < w * h; s++) {
-      if (!edges[s] || seen[s]) continue;
-      piece.length = 0;
-      stack.push(s);
-      seen[s] = 1;
-      let inSubject = 0;
-      let inDetail = 0;
-      let dense = 0;
-      let x0 = w;
-      let x1 = 0;
-      let y0 = h;
-      let y1 = 0;
-      while (stack.length) {
-        const p = stack.pop()!;
-        piece.push(p);
-        const px = p % w;
-        const py = (p - px) / w;
-        x0 = Math.min(x0, px);
-        x1 = Math.max(x1, px);
-        y0 = Math.min(y0, py);
-        y1 = Math.max(y1, py);
-        if (!subject || subject[p]! >= 128) inSubject++;
-        if (detail[p]) inDetail++;
-        if (density(p) > TEXTURE_DENSITY) dense++;
-        const x = p % w;
-        for (let dy = -1; dy <= 1; dy++)
-          for (let dx = -1; dx <= 1; dx++) {
-            const q = p + dy * w + dx;
-            if (x + dx < 0 || x + dx >= w || q < 0 || q >= w * h || seen[q] || !edges[q]) continue;
-            seen[q] = 1;
-            stack.push(q);
-          }
+    function dropScraps() {
+      const minSubject = Math.round(opts.subject ? WORK / 40 : WORK / 18);
+      const minBackground = Math.round(WORK / 12);
+      const minDetail = Math.round(WORK / 90);
+      const minTexture = Math.round(WORK / 7);
+      const seen = new Uint8Array(w * h);
+      const stack: number[] = [];
+      const piece: number[] = [];
+      for (let s = 0; s < w * h; s++) {
+        if (!edges[s] || seen[s]) continue;
+        piece.length = 0;
+        stack.push(s);
+        seen[s] = 1;
+        let inSubject = 0;
+        let inDetail = 0;
+        let dense = 0;
+        let x0 = w;
+        let x1 = 0;
+        let y0 = h;
+        let y1 = 0;
+        while (stack.length) {
+          const p = stack.pop()!;
+          piece.push(p);
+          const px = p % w;
+          const py = (p - px) / w;
+          x0 = Math.min(x0, px);
+          x1 = Math.max(x1, px);
+          y0 = Math.min(y0, py);
+          y1 = Math.max(y1, py);
+          if (!subject || subject[p]! >= 128) inSubject++;
+          if (detail[p]) inDetail++;
+          if (density(p) > TEXTURE_DENSITY) dense++;
+          const x = p % w;
+          for (let dy = -1; dy <= 1; dy++)
+            for (let dx = -1; dx <= 1; dx++) {
+              const q = p + dy * w + dx;
+              if (x + dx < 0 || x + dx >= w || q < 0 || q >= w * h || seen[q] || !edges[q]) continue;
+              seen[q] = 1;
+              stack.push(q);
+            }
+        }
+        let min =
+          inDetail > piece.length / 2 ? minDetail : inSubject > piece.length / 2 ? minSubject : minBackground;
+        if (inDetail <= piece.length / 2 && dense > piece.length / 2) min = Math.max(min, minTexture);
+        // (A face's detail: eyes, brows, nostrils, lips are short but essential.)
+        // Long enough, and not a tiny closed loop (a dress's dots, a sparkle): its extent counts too.
+        const extent = Math.hypot(x1 - x0, y1 - y0);
+        if (piece.length >= min && extent >= min * 0.6) for (const p of piece) keep[p] = 1;
       }
-      let min =
-        inDetail > piece.length / 2 ? minDetail : inSubject > piece.length / 2 ? minSubject : minBackground;
-      if (inDetail <= piece.length / 2 && dense > piece.length / 2) min = Math.max(min, minTexture);
-      // (A face's detail: eyes, brows, nostrils, lips are short but essential.)
-      // Long enough, and not a tiny closed loop (a dress's dots, a sparkle): its extent counts too.
-      const extent = Math.hypot(x1 - x0, y1 - y0);
-      if (piece.length >= min && extent >= min * 0.6) for (const p of piece) keep[p] = 1;
     }
 
     // The subject's outline, bold: the mask's boundary.

@@ -1,4 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- opencv.js ships loose types */
+import { bigShapes } from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
 
 /**
@@ -16,6 +17,8 @@ export interface TraceOptions {
   subject: Uint8Array | null;
   /** 0/1 at the working size: a face's features. */
   features: Uint8Array;
+  /** Whether the photo has faces (people keep all their lines: no texture budget). */
+  people: boolean;
 }
 
 /** Share of edge pixels around a place above which it is texture, not outlines. */
@@ -24,6 +27,8 @@ const TEXTURE_DENSITY = 0.13;
 const FLAT_SCALE = 0.7;
 /** Mean coherence below which a piece outside a face's features is scribble, not a contour. */
 const MIN_COHERENCE = 0.55;
+/** Share of the picture with dense edges above which a pet's or an object's photo is textured. */
+const TEXTURED_SHARE = 0.2;
 
 /** Per pixel: 0 no line, 1 a line, 2 a line on the subject's outline (drawn bolder). */
 export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceOptions): Promise<Uint8Array> {
@@ -117,6 +122,17 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
     const R = Math.max(4, Math.round(side / 40));
     const density = boxMean(edges, w, h, R);
 
+    // Without people, a scene (a meadow: soft, fuzzy shapes) or a pet among texture (fur
+    // among leaves) is drawn from its big shapes: the contours of the flattened photo at a
+    // third of the size, the texture beside the long ones dropped past a density budget.
+    let dense = 0;
+    for (let i = 0; i < n; i++) if (density[i]! > TEXTURE_DENSITY) dense++;
+    if (!opts.people && (!opts.subject || dense / n > TEXTURED_SHARE)) {
+      const keep = await bigShapes(flatter, w, h, opts.subject);
+      markOutline(keep, opts.subject, w, h, side);
+      return keep;
+    }
+
     // Texture has no edges at a coarser scale, a shape's contour does: where edges are dense,
     // keep only those near an edge of the photo at a quarter of the size (flattened further).
     const hw = Math.max(8, Math.round(w / 4));
@@ -193,29 +209,32 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
       if (piece.length >= min && extent >= min * 0.6) for (const p of piece) keep[p] = 1;
     }
 
-    // Lines along the subject's outline are drawn bolder.
-    if (opts.subject) {
-      const rim = new Uint8Array(n);
-      const subject = opts.subject;
-      for (let y = 1; y < h - 1; y++)
-        for (let x = 1; x < w - 1; x++) {
-          const i = y * w + x;
-          const a = subject[i]! >= 128;
-          if (
-            a !== subject[i - 1]! >= 128 ||
-            a !== subject[i + 1]! >= 128 ||
-            a !== subject[i - w]! >= 128 ||
-            a !== subject[i + w]! >= 128
-          )
-            rim[i] = 1;
-        }
-      const near = boxMean(rim, w, h, Math.max(2, Math.round(side / 160)));
-      for (let i = 0; i < n; i++) if (keep[i] && near[i]! > 0) keep[i] = 2;
-    }
+    markOutline(keep, opts.subject, w, h, side);
     return keep;
   } finally {
     for (const m of mats) m.delete();
   }
+}
+
+/** Lines along the subject's outline are drawn bolder (2). */
+function markOutline(keep: Uint8Array, subject: Uint8Array | null, w: number, h: number, side: number): void {
+  if (!subject) return;
+  const n = w * h;
+  const rim = new Uint8Array(n);
+  for (let y = 1; y < h - 1; y++)
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const a = subject[i]! >= 128;
+      if (
+        a !== subject[i - 1]! >= 128 ||
+        a !== subject[i + 1]! >= 128 ||
+        a !== subject[i - w]! >= 128 ||
+        a !== subject[i + w]! >= 128
+      )
+        rim[i] = 1;
+    }
+  const near = boxMean(rim, w, h, Math.max(2, Math.round(side / 160)));
+  for (let i = 0; i < n; i++) if (keep[i] && near[i]! > 0) keep[i] = 2;
 }
 
 /** The value below which `q` of the entries lie (a 1-unit histogram up to 2048). */

@@ -51,7 +51,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     if (damage) rgb = await inpaintRgb(rgb, w, h, damage, 3);
   }
 
-  const lines = await traceLines(rgb, w, h, { subject, features });
+  const lines = await traceLines(rgb, w, h, { subject, features, people: faces.length > 0 });
   return encodePng(await strokes(lines, w, h, outW, outH));
 }
 
