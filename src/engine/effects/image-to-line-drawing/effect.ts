@@ -9,5 +9,5 @@ export const effect = defineEffect({
   order: 13,
   title: "Image to Line Drawing",
   tags: ["line art", "sketch"],
-  exampleInputs: [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["landscape-1-meadow-cc0.jpg"]],
+  exampleInputs: [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["object-coffee.png"]],
 });
