@@ -5,7 +5,7 @@ import { sobel } from "../../shared/edges";
 import { uniform } from "../../shared/random";
 import { decodeRaw } from "../../shared/image-io";
 import { detectFaces } from "../../vision/human";
-import { eyesAndMouth } from "./features";
+import { featureBoxes, type Box } from "../../shared/face-features";
 import { render } from "./render";
 
 /** Grey levels of a rendered drawing. */
@@ -29,6 +29,13 @@ function synthetic(w: number, h: number, value: (x: number, y: number) => number
   return sharp(data, { raw: { width: w, height: h, channels: 3 } })
     .png()
     .toBuffer();
+}
+
+/** Both eyes and the mouth of a face (the shared feature boxes: eyes first, lips last). */
+function eyesAndMouth(face: Parameters<typeof featureBoxes>[0]): { eyes: Box[]; mouth: Box } | null {
+  const boxes = featureBoxes(face);
+  if (!boxes.length) return null;
+  return { eyes: [boxes[0]!, boxes[1]!], mouth: boxes[5]! };
 }
 
 describe("image-to-line-drawing", () => {

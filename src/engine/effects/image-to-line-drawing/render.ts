@@ -4,7 +4,7 @@ import { decodeRaw, encodePng, firstImage, type EffectOutput, type RawImage } fr
 import { inpaintRgb } from "../../shared/opencv";
 import { cutOutSubject, findSubject } from "../../shared/subject";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
-import { boxMask, featureBoxes } from "./features";
+import { boxMask, featureBoxes } from "../../shared/face-features";
 import { traceLines } from "./lines";
 import { findScratches } from "./scratches";
 
@@ -40,7 +40,12 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     .toBuffer();
 
   const { faces, subject } = await findSubjectMask(src, w, h);
-  const features = boxMask(faces.flatMap(featureBoxes), w, h, w / src.width);
+  const features = boxMask(
+    faces.flatMap((f) => featureBoxes(f)),
+    w,
+    h,
+    w / src.width,
+  );
 
   // An old print's scratches, creases and dust would be traced as the strongest lines.
   if (chromaSpread(rgb) < PRINT_CHROMA) {
