@@ -50,6 +50,15 @@ async function firstLoadJs(url) {
 }
 
 async function main() {
+  // chrome-launcher reports a missing browser as an uncaught error event, which would end this
+  // script before it stops the server it started: check first.
+  const chromePath = process.env.CHROMIUM_PATH ?? chromium.executablePath;
+  if (!fs.existsSync(chromePath)) {
+    console.error(
+      `bench:web needs Chromium at ${chromePath} (apt-get install chromium, or set CHROMIUM_PATH)`,
+    );
+    process.exit(1);
+  }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "photofx-web-"));
   const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     env: {
@@ -72,7 +81,7 @@ async function main() {
     );
 
     const chrome = await chromeLauncher.launch({
-      chromePath: process.env.CHROMIUM_PATH ?? chromium.executablePath,
+      chromePath,
       chromeFlags: chromium.args,
     });
     try {
