@@ -5,6 +5,7 @@ import { inpaintRgb } from "../../shared/opencv";
 import { cutOutSubject, findSubject } from "../../shared/subject";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
 import { boxMask, featureBoxes } from "../../shared/face-features";
+import { chromaSpread, PRINT_CHROMA } from "../../shared/print-damage";
 import { traceLines } from "./lines";
 import { findScratches } from "./scratches";
 
@@ -21,8 +22,6 @@ const MAX_SIDE = 1280;
 const MIN_SIDE = 1000;
 /** Lines are found at this long side, so line density does not depend on megapixels. */
 export const WORK_SIDE = 800;
-/** Chroma spread below which a photo is a monochrome or toned print (scratch removal applies). */
-const PRINT_CHROMA = 15;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const bytes = firstImage(req);
@@ -88,24 +87,6 @@ async function findSubjectMask(
   for (const v of subject) if (v >= 128) covered++;
   covered /= w * h;
   return { faces, subject: covered > 0.02 && covered < 0.97 ? new Uint8Array(subject) : null };
-}
-
-/** Spread of the two chroma axes (red-green, yellow-blue): near 0 for grey and toned prints. */
-export function chromaSpread(rgb: Uint8Array): number {
-  let s1 = 0;
-  let s2 = 0;
-  let q1 = 0;
-  let q2 = 0;
-  const n = rgb.length / 3;
-  for (let i = 0; i < rgb.length; i += 3) {
-    const rg = rgb[i]! - rgb[i + 1]!;
-    const yb = (rgb[i]! + rgb[i + 1]!) / 2 - rgb[i + 2]!;
-    s1 += rg;
-    s2 += yb;
-    q1 += rg * rg;
-    q2 += yb * yb;
-  }
-  return Math.sqrt(Math.max(0, q1 / n - (s1 / n) ** 2 + q2 / n - (s2 / n) ** 2));
 }
 
 /**
