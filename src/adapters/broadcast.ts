@@ -35,15 +35,25 @@ export class InProcessBroadcast<T> implements Broadcast<T> {
   }
 }
 
+/** How long `publish` waits to hear its own message back before returning anyway. */
+const ECHO_WAIT_MS = 2_000;
+
 /**
  * Redis pub/sub on one channel. Messages travel as text: `encode` writes one, `decode` reads
  * one back and answers null for anything malformed (dropped: the channel is not trusted input).
+ *
+ * `publish` resolves once this process's own subscriber has heard the message (or after
+ * ECHO_WAIT_MS). Redis writes a message to every subscriber in the same pass, so by then the
+ * other processes have it on their sockets too: a request they receive after ours answered
+ * (a signed-out session used again, say) is handled after the message, not before.
  */
 export class RedisBroadcast<T> implements Broadcast<T> {
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly local = new InProcessBroadcast<T>();
   private readonly subscribed: Promise<unknown>;
+  /** Publishes waiting for their echo, by the text sent. */
+  private readonly echoes = new Map<string, Array<() => void>>();
 
   constructor(
     url: string,
@@ -59,13 +69,47 @@ export class RedisBroadcast<T> implements Broadcast<T> {
       if (from !== this.channel) return;
       const message = this.codec.decode(raw);
       if (message !== null) void this.local.publish(message);
+      this.heard(raw);
     });
     this.subscribed = this.sub.subscribe(this.channel);
   }
 
   async publish(message: T): Promise<void> {
     await this.subscribed;
-    await this.pub.publish(this.channel, this.codec.encode(message));
+    const raw = this.codec.encode(message);
+    let resolve!: () => void;
+    const echo = new Promise<void>((r) => (resolve = r));
+    const waiting = this.echoes.get(raw) ?? [];
+    waiting.push(resolve);
+    this.echoes.set(raw, waiting);
+    const timer = setTimeout(() => this.forget(raw, resolve), ECHO_WAIT_MS);
+    timer.unref();
+    try {
+      await this.pub.publish(this.channel, raw);
+      await echo;
+    } finally {
+      clearTimeout(timer);
+      this.forget(raw, resolve);
+    }
+  }
+
+  /** The first publish waiting for `raw` has its echo. */
+  private heard(raw: string): void {
+    const waiting = this.echoes.get(raw);
+    const first = waiting?.shift();
+    if (waiting && waiting.length === 0) this.echoes.delete(raw);
+    first?.();
+  }
+
+  /** Stops waiting (echo heard, timed out or the publish failed); resolves the wait. */
+  private forget(raw: string, resolve: () => void): void {
+    const waiting = this.echoes.get(raw);
+    if (waiting) {
+      const i = waiting.indexOf(resolve);
+      if (i >= 0) waiting.splice(i, 1);
+      if (waiting.length === 0) this.echoes.delete(raw);
+    }
+    resolve();
   }
 
   subscribe(listener: (message: T) => void): () => void {
