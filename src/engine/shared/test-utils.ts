@@ -88,3 +88,52 @@ export function correlation(a: Float64Array, b: Float64Array): number {
   }
   return num / Math.sqrt(da * db);
 }
+
+/**
+ * A seeded synthetic textured scene (PNG, w x h) for the line effects' tests: a meadow of
+ * thousands of short grass blades (random dark and light greens, nearly upright, 8-36 px)
+ * over a mid green, and one subject shape on top, a cream disc of radius `r` at the centre
+ * (a flower head, a ball). Returns the bytes and the disc's geometry.
+ */
+export async function texturedScene(
+  w = 900,
+  h = 600,
+  r = 150,
+  seed = 11,
+): Promise<{ bytes: Buffer; cx: number; cy: number; r: number }> {
+  let a = seed >>> 0;
+  const rnd = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const data = Buffer.alloc(w * h * 3);
+  for (let i = 0; i < w * h; i++) [data[i * 3], data[i * 3 + 1], data[i * 3 + 2]] = [70, 120, 50];
+  for (let k = 0; k < (w * h) / 90; k++) {
+    const x0 = rnd() * w;
+    const y0 = rnd() * h;
+    const angle = Math.PI / 2 + (rnd() - 0.5) * 0.9;
+    const len = 8 + rnd() * 28;
+    const light = rnd() < 0.5;
+    const colour = light ? [150 + rnd() * 50, 200 + rnd() * 40, 90] : [25, 55 + rnd() * 30, 20];
+    for (let t = 0; t < len; t++) {
+      const x = Math.round(x0 + Math.cos(angle) * t);
+      const y = Math.round(y0 - Math.sin(angle) * t);
+      if (x < 0 || y < 0 || x >= w || y >= h) continue;
+      for (let c = 0; c < 3; c++) data[(y * w + x) * 3 + c] = colour[c]!;
+      if (x + 1 < w) for (let c = 0; c < 3; c++) data[(y * w + x + 1) * 3 + c] = colour[c]!;
+    }
+  }
+  const cx = w / 2;
+  const cy = h / 2;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if (Math.hypot(x - cx, y - cy) <= r)
+        [data[(y * w + x) * 3], data[(y * w + x) * 3 + 1], data[(y * w + x) * 3 + 2]] = [235, 225, 190];
+  const bytes = await sharp(data, { raw: { width: w, height: h, channels: 3 } })
+    .png()
+    .toBuffer();
+  return { bytes, cx, cy, r };
+}

@@ -9,6 +9,7 @@ export const effect = defineEffect({
   order: 20,
   title: "16-Bit Video Game Character",
   tags: ["pixel art", "16-bit", "game"],
+  category: "art",
   isNew: true,
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

@@ -9,6 +9,7 @@ export const effect = defineEffect({
   order: 21,
   title: "3D Caricature",
   tags: ["3d", "caricature", "fun"],
+  category: "fun",
   isNew: true,
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

@@ -9,6 +9,7 @@ export const effect = defineEffect({
   order: 5,
   title: "3D Figure",
   tags: ["3d", "collectible", "figure"],
+  category: "fun",
   isHot: true,
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

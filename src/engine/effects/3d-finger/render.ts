@@ -8,6 +8,7 @@ import { CLAY, clayShade } from "../../shared/clay/clay";
 import { bounds, threshold } from "../../shared/mask";
 import { cutOutPeople, cutOutSubject, noSubjectError } from "../../shared/subject";
 import { inspect } from "./rules";
+import { fillTear, isPrint, repairDamage, stretchTones } from "./old-print";
 import { ART, BASE, backdrop, FIGURE_SLOT, HEIGHT, PALETTES, WIDTH, windowSheenSvg } from "./scene";
 
 /**
@@ -24,7 +25,17 @@ const MIN_PERSON_SHARE = 0.01;
 const SINK = 0.55;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, face, faces, subject } = await inspect(req);
+  const inspected = await inspect(req);
+  const { face, faces, subject } = inspected;
+  // An old print (monochrome or toned): its scratches, creases and dust are filled first, so
+  // they are neither sculpted nor taken for edges by the cut-out (old-print.ts).
+  const print = isPrint(inspected.src);
+  const src = (print && (await repairDamage(inspected.src, faces))) || inspected.src;
+  if (print) {
+    // A torn-off corner: bare paper painted in the print's backdrop tone (never the caller's buffer).
+    if (src === inspected.src) src.data = Buffer.from(src.data);
+    fillTear(src);
+  }
   const { width, height } = src;
   let matte: { alpha: Buffer };
   if (face && faces.length === 1) {
@@ -56,6 +67,9 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   if (!person || person.area < width * height * MIN_PERSON_SHARE)
     throw face ? noFaceError() : noSubjectError();
   const { x0, y0, x1, y1 } = person;
+  // A faded print's tones stretched on the figure, so its faces keep their contrast.
+  const colours = print ? Buffer.from(src.data) : src.data;
+  if (print) stretchTones(colours, matte.alpha, width * height);
 
   // Cut-out at figure size: RGB and matte together, then shaded as painted plastic.
   const boxW = x1 - x0;
@@ -65,9 +79,9 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const fh = Math.max(1, Math.round(boxH * scale));
   const rgba = Buffer.alloc(width * height * 4);
   for (let i = 0; i < width * height; i++) {
-    rgba[i * 4] = src.data[i * 3]!;
-    rgba[i * 4 + 1] = src.data[i * 3 + 1]!;
-    rgba[i * 4 + 2] = src.data[i * 3 + 2]!;
+    rgba[i * 4] = colours[i * 3]!;
+    rgba[i * 4 + 1] = colours[i * 3 + 1]!;
+    rgba[i * 4 + 2] = colours[i * 3 + 2]!;
     rgba[i * 4 + 3] = matte.alpha[i]!;
   }
   const cut = await sharp(rgba, { raw: { width, height, channels: 4 } })

@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 8,
   title: "Artistic Portrait",
   tags: ["portrait", "cinematic", "film"],
+  category: "people",
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

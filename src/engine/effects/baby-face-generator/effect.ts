@@ -9,6 +9,7 @@ export const effect = defineEffect({
   order: 6,
   title: "Baby Face Generator",
   tags: ["people", "fun", "family"],
+  category: "people",
   input: { mode: "together", min: 1, max: 2, describe: "two parent photos, or one couple photo" },
   exampleInputs: [
     ["portrait-female-1.jpg", "portrait-male-1.jpg"],

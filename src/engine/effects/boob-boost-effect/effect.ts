@@ -18,6 +18,7 @@ export const effect = defineEffect({
   order: 19,
   title: "Bust Enhancement",
   tags: ["body", "retouch"],
+  category: "people",
   isNew: true,
   options: consentOptions,
   optionsForm: "adultConsent",

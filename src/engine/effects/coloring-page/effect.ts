@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 9,
   title: "Coloring Page",
   tags: ["kids", "printable", "line art"],
+  category: "art",
   exampleInputs: [["pet-1-cat.png"], ["object-coffee.png"], ["portrait-female-1.jpg"]],
 });

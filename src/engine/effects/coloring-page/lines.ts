@@ -1,7 +1,24 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- opencv.js ships loose types */
 import sharp from "sharp";
 import type { RawImage } from "../../shared/image-io";
-import { bigShapes } from "../../shared/line-budget";
+import {
+  cannyAll,
+  coherenceMap,
+  densityMap,
+  dropIslands,
+  dropScraps,
+  flattenTexture,
+  gradients,
+  type Gradients,
+  isTextured,
+  quantile,
+  salientSpots,
+  silhouette,
+  rimAgreement,
+  budgetAroundSilhouette,
+  animalEyes,
+  TEXTURED,
+} from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
 
 /**
@@ -11,14 +28,17 @@ import { opencv } from "../../shared/opencv";
  * found with Canny (thresholds from the photo's own gradient distribution), and specks and
  * short scraps are dropped (a child cannot colour a 3 px island). Where a subject mask is
  * given (people, a pet), the subject's contours are kept down to shorter lengths than the
- * background's and its outline is drawn bolder. The lines are then scaled to the drawing
- * size, smoothed and thresholded to clean black strokes on white.
+ * background's and its outline is drawn bolder. A textured photo without people (fur among
+ * leaves) keeps only its strongest, longest lines and its subject's salient spots, and no
+ * scrap may ring a speck of paper too small to colour (shared/line-budget.ts). The lines
+ * are then scaled to the drawing size, smoothed and thresholded to clean black strokes on
+ * white.
  */
 export const WORK = 720;
 /** Above this share of edge pixels around it, a place is texture (fur, leaves), not outlines. */
 const TEXTURE_DENSITY = 0.14;
-/** Share of the picture with dense edges above which a pet's or an object's photo is textured. */
-const TEXTURED_SHARE = 0.2;
+/** Share of a pet's or an object's cut rim that must follow the photo's edges to be drawn as its silhouette. */
+const SILHOUETTE_AGREEMENT = 0.5;
 
 export interface LineOptions {
   /** Subject mask at the photo's size (255 subject), or null: the whole picture is the subject. */
@@ -48,6 +68,7 @@ export async function drawLines(
     mats.push(m);
     return m;
   };
+  let g: Gradients | undefined;
   try {
     let rgb = track(cv.matFromArray(h, w, cv.CV_8UC3, small));
     // Cartoon flattening: bilateral filters keep edges and melt texture (skin, grass, fabric).
@@ -58,36 +79,13 @@ export async function drawLines(
     }
     const flat = track(new cv.Mat());
     cv.medianBlur(rgb, flat, 5);
-    const gray = track(new cv.Mat());
-    cv.cvtColor(flat, gray, cv.COLOR_RGB2GRAY);
-    // Colour edges count too (a red shirt on green grass of equal brightness): Canny on each
-    // channel, combined.
-    const channels = track(new cv.MatVector());
-    cv.split(flat, channels);
-
+    const people = opts.detail.length > 0;
     // Thresholds from the gradient distribution: the strongest ~12 % of gradients start a line.
-    const gx = track(new cv.Mat());
-    const gy = track(new cv.Mat());
-    cv.Sobel(gray, gx, cv.CV_32F, 1, 0, 3);
-    cv.Sobel(gray, gy, cv.CV_32F, 0, 1, 3);
-    const mag = new Float32Array(w * h);
-    const ax = gx.data32F as Float32Array;
-    const ay = gy.data32F as Float32Array;
-    for (let i = 0; i < mag.length; i++) mag[i] = Math.hypot(ax[i]!, ay[i]!);
-    const sorted = Float32Array.from(mag).sort();
+    g = await gradients(flat);
+    const sorted = Float32Array.from(g.mag).sort();
     // A scene without a subject (a landscape, a busy close-up) keeps only its strongest shapes.
     const hi = Math.max(60, sorted[Math.floor(sorted.length * (opts.subject ? 0.88 : 0.91))]!);
-    const lo = hi * 0.45;
-
-    const edges = new Uint8Array(w * h);
-    for (let c = 0; c < 4; c++) {
-      const input = c < 3 ? channels.get(c) : gray;
-      if (c < 3) mats.push(input);
-      const e = track(new cv.Mat());
-      cv.Canny(input, e, lo, hi, 3, true);
-      const d = e.data as Uint8Array;
-      for (let i = 0; i < d.length; i++) if (d[i]) edges[i] = 1;
-    }
+    let edges = await cannyAll(g, hi);
 
     // Subject and detail masks at the working size.
     const subject = opts.subject
@@ -104,96 +102,81 @@ export async function drawLines(
           detail[y * w + x] = 1;
     }
 
-    // Edge density (share of edge pixels within DENSITY_R): fur, foliage and gravel are dense
-    // with short edges; a scrap there is texture, not a shape.
+    // Edge density (share of edge pixels within R): fur, foliage and gravel are dense with
+    // short edges; a scrap there is texture, not a shape.
     const R = Math.max(4, Math.round(WORK / 40));
-    const W1 = w + 1;
-    const integral = new Int32Array(W1 * (h + 1));
-    for (let y = 0; y < h; y++) {
-      let row = 0;
-      for (let x = 0; x < w; x++) {
-        row += edges[y * w + x]!;
-        integral[(y + 1) * W1 + x + 1] = integral[y * W1 + x + 1]! + row;
-      }
+    let density = densityMap(edges, w, h, R);
+    // Fur among leaves, gravel: only the strongest edges, longer pieces, the subject's spots.
+    const textured = !people && isTextured(density, TEXTURE_DENSITY);
+    if (textured) {
+      await flattenTexture(flat);
+      g.delete();
+      g = await gradients(flat);
+      edges = await cannyAll(g, Math.max(60, quantile(g.mag, TEXTURED.quantile)));
+      density = densityMap(edges, w, h, R);
     }
-    const density = (p: number) => {
-      const x = p % w;
-      const y = (p - x) / w;
-      const xa = Math.max(0, x - R);
-      const xb = Math.min(w, x + R + 1);
-      const ya = Math.max(0, y - R);
-      const yb = Math.min(h, y + R + 1);
-      const sum =
-        integral[yb * W1 + xb]! - integral[ya * W1 + xb]! - integral[yb * W1 + xa]! + integral[ya * W1 + xa]!;
-      return sum / ((xb - xa) * (yb - ya));
-    };
+    const longer = textured ? TEXTURED.lengthScale : 1;
+    // Scraps dropped by where they lie: a face's detail over 8 px, the subject 18 px (a scene
+    // 40 px), the background 60 px, dense texture 103 px at 720 px. Without people (fur,
+    // leaves, grass), wandering scribbles go too (their direction is not coherent).
+    const keep = dropScraps(edges, w, h, {
+      subject,
+      detail,
+      density,
+      textureDensity: TEXTURE_DENSITY,
+      lengths: {
+        detail: Math.round(WORK / 90),
+        subject: Math.round((opts.subject ? WORK / 40 : WORK / 18) * longer),
+        background: Math.round((WORK / 12) * longer),
+        texture: Math.round((WORK / 7) * longer),
+      },
+      coherence: people
+        ? undefined
+        : { values: await coherenceMap(g.gx, g.gy, Math.max(2, WORK / 160)), dense: 0.55, sparse: 0.4 },
+    });
 
-    // Without people, a scene (a meadow: soft, fuzzy shapes) or a pet among texture (fur
-    // among leaves) is drawn from its big shapes (shared/line-budget.ts): the flattened
-    // photo's contours at a third of the size, the texture beside the long ones dropped past
-    // a density budget, the background held to a share of the ink.
-    let keep: Uint8Array = new Uint8Array(w * h);
-    let dense = 0;
-    for (let p = 0; p < w * h; p++) if (density(p) > TEXTURE_DENSITY) dense++;
-    const shapes = !opts.detail.length && (!subject || dense / (w * h) > TEXTURED_SHARE);
-    if (shapes) keep = await bigShapes(flat, w, h, subject);
-    else dropScraps();
+    // A child colours regions: a speck of paper ringed by a scrap is none.
+    const island = (WORK / 36) ** 2;
+    dropIslands(keep, w, h, { minArea: island, maxPiece: Math.round(WORK / 5), exempt: detail });
 
-    // Drop scraps: 8-connected pieces shorter than the minimum for where they lie.
-    function dropScraps() {
-      const minSubject = Math.round(opts.subject ? WORK / 40 : WORK / 18);
-      const minBackground = Math.round(WORK / 12);
-      const minDetail = Math.round(WORK / 90);
-      const minTexture = Math.round(WORK / 7);
-      const seen = new Uint8Array(w * h);
-      const stack: number[] = [];
-      const piece: number[] = [];
-      for (let s = 0; s < w * h; s++) {
-        if (!edges[s] || seen[s]) continue;
-        piece.length = 0;
-        stack.push(s);
-        seen[s] = 1;
-        let inSubject = 0;
-        let inDetail = 0;
-        let dense = 0;
-        let x0 = w;
-        let x1 = 0;
-        let y0 = h;
-        let y1 = 0;
-        while (stack.length) {
-          const p = stack.pop()!;
-          piece.push(p);
-          const px = p % w;
-          const py = (p - px) / w;
-          x0 = Math.min(x0, px);
-          x1 = Math.max(x1, px);
-          y0 = Math.min(y0, py);
-          y1 = Math.max(y1, py);
-          if (!subject || subject[p]! >= 128) inSubject++;
-          if (detail[p]) inDetail++;
-          if (density(p) > TEXTURE_DENSITY) dense++;
-          const x = p % w;
-          for (let dy = -1; dy <= 1; dy++)
-            for (let dx = -1; dx <= 1; dx++) {
-              const q = p + dy * w + dx;
-              if (x + dx < 0 || x + dx >= w || q < 0 || q >= w * h || seen[q] || !edges[q]) continue;
-              seen[q] = 1;
-              stack.push(q);
-            }
-        }
-        let min =
-          inDetail > piece.length / 2 ? minDetail : inSubject > piece.length / 2 ? minSubject : minBackground;
-        if (inDetail <= piece.length / 2 && dense > piece.length / 2) min = Math.max(min, minTexture);
-        // (A face's detail: eyes, brows, nostrils, lips are short but essential.)
-        // Long enough, and not a tiny closed loop (a dress's dots, a sparkle): its extent counts too.
-        const extent = Math.hypot(x1 - x0, y1 - y0);
-        if (piece.length >= min && extent >= min * 0.6) for (const p of piece) keep[p] = 1;
-      }
+    // A pet or an object in a textured scene (fur among leaves): its silhouette (the completed
+    // cut, smoothed) as one bold closed contour where the cut follows the photo's edges; inside
+    // it only long lines, outside only long leaf or horizon lines, none doubling it.
+    const sil = textured && subject ? await silhouette(subject, w, h, WORK / 200) : null;
+    const silhouetted =
+      !!sil &&
+      rimAgreement(sil.rim, edges, w, h, Math.max(2, Math.round(WORK / 200))) >= SILHOUETTE_AGREEMENT;
+    if (sil && silhouetted)
+      budgetAroundSilhouette(keep, w, h, {
+        ...sil,
+        gap: Math.max(2, Math.round(WORK / 160)),
+        minInside: Math.round(WORK / 10),
+        minOutside: Math.round(WORK / 4),
+      });
+
+    if (textured && subject) {
+      // An animal's eye patches and nose: no landmarks, soft edges; outlined as spots (only the
+      // dark ones with a silhouette: the light ones ringed a raccoon's nose with loops).
+      const spots = await salientSpots(
+        flat,
+        w,
+        h,
+        subject,
+        island / (w * h),
+        undefined,
+        silhouetted ? [-1] : [1, -1],
+      );
+      for (let i = 0; i < w * h; i++) if (spots[i]) keep[i] = 1;
+    }
+    if (sil && silhouetted) {
+      // The eyes as closed ovals.
+      const eyes = await animalEyes(small, w, h, sil.inside);
+      for (let i = 0; i < w * h; i++) if (eyes[i]) keep[i] = 1;
     }
 
-    // The subject's outline, bold: the mask's boundary.
-    const outline = new Uint8Array(w * h);
-    if (subject) {
+    // The subject's outline, bold: the silhouette, or the mask's boundary.
+    const outline = sil && silhouetted ? sil.rim : new Uint8Array(w * h);
+    if (subject && !(sil && silhouetted)) {
       for (let y = 1; y < h - 1; y++)
         for (let x = 1; x < w - 1; x++) {
           const i = y * w + x;
@@ -227,6 +210,7 @@ export async function drawLines(
     }
     return out;
   } finally {
+    g?.delete();
     for (const m of mats) m.delete();
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
+import { meanSaturation, photo, raw, request, texturedScene, type Raw } from "../../shared/test-utils";
 import sharp from "sharp";
 import { sobel } from "../../shared/edges";
 import { detectFaces } from "../../vision/human";
@@ -39,19 +39,25 @@ async function strongEdges(bytes: Buffer, w: number, h: number, reach: number): 
 
 /** Connected white regions (4-neighbour) inside a rectangle: how many areas there are to colour. */
 function whiteRegions(img: Raw, x0: number, y0: number, x1: number, y1: number): number {
+  return regionAreas(img, x0, y0, x1, y1).length;
+}
+
+/** The areas (px) of the connected white regions (4-neighbour) inside a rectangle. */
+function regionAreas(img: Raw, x0: number, y0: number, x1: number, y1: number): number[] {
   const w = x1 - x0;
   const h = y1 - y0;
   const seen = new Uint8Array(w * h);
-  let regions = 0;
+  const areas: number[] = [];
   const stack: number[] = [];
   const white = (x: number, y: number) => img.data[((y0 + y) * img.width + x0 + x) * 3]! > 128;
   for (let s = 0; s < w * h; s++) {
     if (seen[s] || !white(s % w, Math.floor(s / w))) continue;
-    regions++;
+    let area = 0;
     seen[s] = 1;
     stack.push(s);
     while (stack.length) {
       const i = stack.pop()!;
+      area++;
       const x = i % w;
       const y = (i - x) / w;
       for (const [nx, ny] of [
@@ -68,8 +74,9 @@ function whiteRegions(img: Raw, x0: number, y0: number, x1: number, y1: number):
         }
       }
     }
+    areas.push(area);
   }
-  return regions;
+  return areas;
 }
 
 describe("coloring-page", () => {
@@ -169,5 +176,46 @@ describe("coloring-page", () => {
     // Skin is paper to colour: the cheeks hold far less ink than the features (a lock of hair
     // may cross one).
     expect((cheeks[0]! + cheeks[1]!) / 2, detail).toBeLessThan(Math.min(...eyes, mouth) / 2);
+  }, 60_000);
+
+  it("on a textured scene (dense grass) draws the subject's outline and leaves the background a few large regions", async () => {
+    // A cream disc (a flower head, a ball) on thousands of seeded grass blades.
+    const scene = await texturedScene(900, 600, 150);
+    const img = await raw((await render(request("coloring-page", scene.bytes))).bytes);
+    const box = drawingBox(900, 600);
+    const [cx, cy, r] = [
+      box.left + scene.cx * box.scale,
+      box.top + scene.cy * box.scale,
+      scene.r * box.scale,
+    ];
+    const dark = (x: number, y: number) => img.data[(Math.round(y) * img.width + Math.round(x)) * 3]! < 128;
+    // The disc's outline goes all the way round (within 4 px of the true circle).
+    let round = 0;
+    for (let a = 0; a < 360; a++) {
+      const [c, s] = [Math.cos((a * Math.PI) / 180), Math.sin((a * Math.PI) / 180)];
+      for (let d = -4; d <= 4; d++)
+        if (dark(cx + c * (r + d), cy + s * (r + d))) {
+          round++;
+          break;
+        }
+    }
+    expect(round / 360).toBeGreaterThan(0.9);
+    // The grass is paper to colour: little ink, and no island of paper too small to colour
+    // (the previous engine ringed seven specks of 128-217 px and inked 1 % of the grass).
+    const [x0, y0, x1, y1] = [box.left + 8, box.top + 8, box.left + box.width - 8, box.top + box.height - 8];
+    let ink = 0;
+    let area = 0;
+    for (let y = y0; y < y1; y++)
+      for (let x = x0; x < x1; x++) {
+        if (Math.hypot(x - cx, y - cy) < r + 10) continue;
+        area++;
+        if (dark(x, y)) ink++;
+      }
+    expect(ink / area).toBeLessThan(0.005);
+    // Regions a child can see (100 px and more, the specks between two strokes left aside):
+    // the disc and the grass, each far larger than 40 x 40 px.
+    const regions = regionAreas(img, x0, y0, x1, y1).filter((a) => a >= 100);
+    expect(regions.length).toBeLessThanOrEqual(4);
+    expect(Math.min(...regions)).toBeGreaterThan(40 * 40);
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { decodeRaw, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
-import { cutOutSubject, findSubject } from "../../shared/subject";
+import { cutOutSubjectWhole } from "../../shared/line-budget";
+import { findSubject } from "../../shared/subject";
 import { detectFaces, personMatte } from "../../vision/human";
 import { drawLines } from "./lines";
 import type { RenderRequest } from "@/core/ports/renderer";
@@ -94,9 +95,6 @@ async function findSubjectMask(
     return { subject: covered > 0.02 && covered < 0.97 ? mask : null, detail: faces.map((f) => f.box) };
   }
   const found = await findSubject(src);
-  if (found) {
-    const cut = await cutOutSubject(src, found.box);
-    if (cut) return { subject: Uint8Array.from(cut.data, (v) => (v ? 255 : 0)), detail: [] };
-  }
-  return { subject: null, detail: [] };
+  const cut = found ? await cutOutSubjectWhole(src, found.box) : null;
+  return { subject: cut, detail: [] };
 }

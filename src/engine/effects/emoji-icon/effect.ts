@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 12,
   title: "Emoji Icon",
   tags: ["emoji", "icon", "cartoon"],
+  category: "fun",
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

@@ -9,6 +9,7 @@ export const effect = defineEffect({
   order: 4,
   title: "GTA Style Filter",
   tags: ["game", "poster", "illustration"],
+  category: "art",
   isHot: true,
   exampleInputs: [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["landscape-1-meadow-cc0.jpg"]],
 });

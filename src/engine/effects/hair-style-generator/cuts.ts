@@ -145,9 +145,18 @@ export const CUTS: Cut[] = [
     texture: "strands",
     parting: 0.1,
     shape: (X, Y) => {
-      // Pulled back tight, the tail falling over one shoulder.
-      const tail = ellipse(X, Y, 0.78, 1.05, 0.2, 0.62) * smooth(0.45, 0.6, Y);
-      return Math.max(cap(X, Y, 1.02), tail);
+      // Pulled back tight and gathered at the side of the crown (a tie inside the cap's edge),
+      // the tail swinging out from there and falling over one shoulder, tapering to its tip:
+      // one piece with the head, never an oval floating beside it.
+      const tie = ellipse(X, Y, 0.56, 0.12, 0.13, 0.12);
+      const t = smooth(0.05, 1.75, Y);
+      const centre = 0.58 + 0.24 * smooth(0.05, 0.7, Y) - 0.04 * smooth(0.9, 1.75, Y);
+      const half = 0.07 + 0.1 * Math.sin(Math.PI * Math.min(1, t * 1.25)) * (1 - 0.6 * t);
+      const tail =
+        (1 - smooth(half - 0.03, half + 0.03, Math.abs(X - centre))) *
+        smooth(0.0, 0.1, Y) *
+        (1 - smooth(1.6, 1.75, Y));
+      return Math.max(cap(X, Y, 1.02), tie, tail);
     },
   },
 ];

@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 11,
   title: "Hair Style Generator",
   tags: ["hair", "people", "grid"],
+  category: "people",
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

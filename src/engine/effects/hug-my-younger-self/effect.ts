@@ -9,6 +9,7 @@ export const effect = defineEffect({
   order: 17,
   title: "Hug My Younger Self",
   tags: ["people", "nostalgia", "composite"],
+  category: "people",
   input: {
     mode: "together",
     min: 2,

@@ -24,6 +24,7 @@ export const effect = defineEffect({
   order: 16,
   title: "Image Outpainting",
   tags: ["extend", "expand", "canvas"],
+  category: "restore",
   options: outpaintOptions,
   optionsForm: "outpaintEdges",
   exampleInputs: [["landscape-1-meadow-cc0.jpg"], ["object-coffee.png"], ["scene-rocket-launch.jpg"]],

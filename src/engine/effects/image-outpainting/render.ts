@@ -4,6 +4,7 @@ import { OUTPAINT_AMOUNT, OUTPAINT_MAX_SIDE, outpaintSize } from "@/core/catalog
 import { decodeRaw, encodePng, firstImage, type EffectOutput } from "../../shared/image-io";
 import { mulberry32 } from "../../shared/random";
 import { textProbability } from "../../vision/text-detector";
+import { personMatte } from "../../vision/human";
 
 /**
  * Image Outpainting: extends the chosen edges with a calm continuation of the photo's border,
@@ -15,9 +16,11 @@ import { textProbability } from "../../vision/text-detector";
  *     (continued outward the same way) and fades with distance.
  * Text (the text detector) is left out of both, so a credit or a logo name at the edge is not
  * smeared outward; a plain dark or white scan/plate border on an extended edge is detected
- * and replaced by the continuation instead of being continued as a band. Nothing is copied,
- * so no face, logo, object or piece of clothing can appear twice. The photo's pixels (inside
- * such a plain border) stay as they were.
+ * and left out of the statistics, so it is not continued as a band (it stays in the photo).
+ * Above the photo, a person (the person matte) is left out of the top border's profile: what
+ * continues upward from a head is the background beside it, not a plume of hair. Nothing is
+ * copied, so no face, logo, object or piece of clothing can appear twice. Every one of the
+ * photo's pixels stays exactly as it was; the seam is blended on the new side only.
  */
 
 export type Edge = "top" | "bottom" | "left" | "right";
@@ -37,6 +40,10 @@ const SPREAD = 0.5;
 const GRAIN = 1;
 /** A plain border band is at most this share of the photo's side. */
 const MAX_FRAME = 0.08;
+/** A coarse cell is "person" (left out of the top profile) above this share of matte pixels. */
+const PERSON_CELL = 0.25;
+/** The top profile keeps the person in when less than this share of the edge is background. */
+const MIN_BACKGROUND = 0.15;
 
 /** Pixels added on each edge: `amount` of the photo's width (left/right) or height (top/bottom). */
 export function extension(width: number, height: number, edges: readonly Edge[], amount: number) {
@@ -118,7 +125,23 @@ export function frameBand(data: Uint8Array | Buffer, W: number, H: number, edge:
     if (!plain) break;
     band++;
   }
-  if (band < 2) return 0;
+  // A run that does not end within MAX_FRAME is the picture (a clear sky), not a frame.
+  if (band < 2 || band >= maxBand) return 0;
+  // A frame ends along the whole edge; a sky that ends only where a head rises into it goes on
+  // beside the head: if most of the line just past the run is still the band's colour, the
+  // "band" is the picture.
+  const bandMean = lineStats(Math.floor(band / 2)).mean;
+  const past = Math.min(lines - 1, band + Math.max(2, Math.round(lines * 0.01)));
+  {
+    const line = edge === "right" || edge === "bottom" ? lines - 1 - past : past;
+    let same = 0;
+    let n = 0;
+    for (let a = 0; a < across; a += Math.max(1, Math.floor(across / 400)), n++) {
+      const i = (horizontal ? a * W + line : line * W + a) * 3;
+      if (Math.abs(lumaAt(data, i) - bandMean) < 25) same++;
+    }
+    if (same > n * 0.5) return 0;
+  }
   return Math.min(maxBand, band + Math.max(3, Math.round(lines * 0.012)));
 }
 
@@ -256,18 +279,37 @@ function continueOutward(
   ky0: number,
   kx1: number,
   ky1: number,
+  skipTop?: Uint8Array,
 ): void {
-  const side = (n: number, depth: number, known: number, at: (p: number, t: number) => number) => {
+  const side = (
+    n: number,
+    depth: number,
+    known: number,
+    at: (p: number, t: number) => number,
+    skip?: Uint8Array,
+  ) => {
     // at(p, t): cell index of position p along the edge, t lines out (t < 0: inside).
     if (depth <= 0 || n <= 0) return;
     const lines = Math.max(1, Math.min(known, Math.round(known * 0.06)));
+    // Cells in `skip` (a person under the top edge) give nothing, unless almost all of the
+    // edge is person: then there is no background to continue and the person is used.
+    let useSkip = false;
+    if (skip) {
+      let free = 0;
+      for (let p = 0; p < n; p++) {
+        let clear = false;
+        for (let t = 1; t <= lines && !clear; t++) clear = wt[at(p, -t)]! > 0 && !skip[at(p, -t)];
+        if (clear) free++;
+      }
+      useSkip = free >= n * MIN_BACKGROUND;
+    }
     const prof = new Float32Array(n * C);
     const pw = new Float32Array(n);
     for (let p = 0; p < n; p++) {
       let ws = 0;
       for (let t = 1; t <= lines; t++) {
         const i = at(p, -t);
-        const w = wt[i]!;
+        const w = useSkip && skip![i] ? 0 : wt[i]!;
         if (w <= 0) continue;
         ws += w;
         for (let k = 0; k < C; k++) prof[p * C + k] = prof[p * C + k]! + w * val[i * C + k]!;
@@ -295,7 +337,7 @@ function continueOutward(
   const kh = ky1 - ky0;
   side(kh, kx0, kx1 - kx0, (p, t) => (ky0 + p) * cw + kx0 - 1 - t);
   side(kh, cw - kx1, kx1 - kx0, (p, t) => (ky0 + p) * cw + kx1 + t);
-  side(cw, ky0, ky1 - ky0, (p, t) => (ky0 - 1 - t) * cw + p);
+  side(cw, ky0, ky1 - ky0, (p, t) => (ky0 - 1 - t) * cw + p, skipTop);
   side(cw, ch - ky1, ky1 - ky0, (p, t) => (ky1 + t) * cw + p);
   // Anything left (cells on the known rectangle's rim), from its surroundings.
   pushPull(val, wt, cw, ch, C);
@@ -329,17 +371,27 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const outW = size.w;
   const outH = size.h;
 
-  // The photo's pixels that are kept: all of it, less a plain border band on an extended edge.
-  const band = (e: Edge) => (ext[e] > 0 ? frameBand(data, W, H, e) : 0);
+  // The photo is kept whole, pixel for pixel (`photo`). A plain border band on an extended
+  // edge (a black scan edge, a white mat) stays in it but gives nothing to the statistics
+  // (`rect`), so the extension does not continue it as a band.
+  const bands = {
+    left: ext.left > 0 ? frameBand(data, W, H, "left") : 0,
+    top: ext.top > 0 ? frameBand(data, W, H, "top") : 0,
+    right: ext.right > 0 ? frameBand(data, W, H, "right") : 0,
+    bottom: ext.bottom > 0 ? frameBand(data, W, H, "bottom") : 0,
+  };
+  const photoRect: Rect = { x0: ext.left, y0: ext.top, x1: ext.left + W, y1: ext.top + H };
   const rect: Rect = {
-    x0: ext.left + band("left"),
-    y0: ext.top + band("top"),
-    x1: ext.left + W - band("right"),
-    y1: ext.top + H - band("bottom"),
+    x0: photoRect.x0 + bands.left,
+    y0: photoRect.y0 + bands.top,
+    x1: photoRect.x1 - bands.right,
+    y1: photoRect.y1 - bands.bottom,
   };
 
   // Text near the edges is not continued (a credit, a logo's name).
   const text = await textProbability(data, W, H);
+  // A person is not continued upward (hair rising into the new sky): only for the top edge.
+  const person = ext.top > 0 ? (await personMatte({ data, width: W, height: H })).alpha : null;
 
   // Coarse canvas over the whole output: per cell, the mean colour and detail of the kept,
   // non-text photo pixels in it, and the share of the cell they cover.
@@ -352,6 +404,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const val = new Float32Array(cw * ch * C);
   const wt = new Float32Array(cw * ch);
   const textCells = new Float32Array(cw * ch);
+  const personCells = new Float32Array(cw * ch);
   const cellOfX = new Int32Array(outW);
   for (let x = 0; x < outW; x++) cellOfX[x] = Math.min(cw - 1, Math.floor(x / sx));
   for (let y = rect.y0; y < rect.y1; y++) {
@@ -361,6 +414,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
       const px = x - ext.left;
       const p = py * W + px;
       const cell = cy * cw + cellOfX[x]!;
+      if (person && person[p]! > 127) personCells[cell] = personCells[cell]! + 1;
       if (text[p]! > TEXT_THRESHOLD) {
         textCells[cell] = textCells[cell]! + 1;
         continue;
@@ -402,13 +456,18 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const ky0 = Math.min(ch - 1, Math.ceil(rect.y0 / sy));
   const kx1 = Math.max(kx0 + 1, Math.floor(rect.x1 / sx));
   const ky1 = Math.max(ky0 + 1, Math.floor(rect.y1 / sy));
-  continueOutward(val, wt, cw, ch, C, kx0, ky0, kx1, ky1);
+  let skipTop: Uint8Array | undefined;
+  if (person) {
+    skipTop = new Uint8Array(cw * ch);
+    for (let i = 0; i < cw * ch; i++) skipTop[i] = personCells[i]! > cellArea * PERSON_CELL ? 1 : 0;
+  }
+  continueOutward(val, wt, cw, ch, C, kx0, ky0, kx1, ky1, skipTop);
 
   // Full resolution: the photo inside the rect; outside, the continued colour plus grain.
   const grain = makeGrain(req.seed >>> 0, Math.max(outW, outH));
   const rng = mulberry32(req.seed);
   const phase = (rng() % 4096) + 1; // shifts the noise lattice per seed as well
-  const far = Math.max(1, rect.x0, rect.y0, outW - rect.x1, outH - rect.y1);
+  const far = Math.max(1, photoRect.x0, photoRect.y0, outW - photoRect.x1, outH - photoRect.y1);
   const out = new Float32Array(outW * outH * 3);
   const isNew = new Uint8Array(outW * outH);
   const colI0 = new Int32Array(outW);
@@ -426,11 +485,11 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     const j0 = Math.floor(v);
     const j1 = Math.min(ch - 1, j0 + 1);
     const b = v - j0;
-    const inRows = y >= rect.y0 && y < rect.y1;
-    const dy = y < rect.y0 ? rect.y0 - y : y >= rect.y1 ? y - rect.y1 + 1 : 0;
+    const inRows = y >= photoRect.y0 && y < photoRect.y1;
+    const dy = y < photoRect.y0 ? photoRect.y0 - y : y >= photoRect.y1 ? y - photoRect.y1 + 1 : 0;
     for (let x = 0; x < outW; x++) {
       const o = (y * outW + x) * 3;
-      if (inRows && x >= rect.x0 && x < rect.x1) {
+      if (inRows && x >= photoRect.x0 && x < photoRect.x1) {
         const s = ((y - ext.top) * W + x - ext.left) * 3;
         out[o] = data[s]!;
         out[o + 1] = data[s + 1]!;
@@ -447,7 +506,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         f[c] =
           (val[q00 + c]! * (1 - a) + val[q10 + c]! * a) * (1 - b) +
           (val[q01 + c]! * (1 - a) + val[q11 + c]! * a) * b;
-      const dx = x < rect.x0 ? rect.x0 - x : x >= rect.x1 ? x - rect.x1 + 1 : 0;
+      const dx = x < photoRect.x0 ? photoRect.x0 - x : x >= photoRect.x1 ? x - photoRect.x1 + 1 : 0;
       const fade = 1 - (1 - FAR_GRAIN) * Math.min(1, Math.max(dx, dy) / far);
       const g = grain(x + phase, y) * f[3]! * fade * GRAIN;
       const l = 0.299 * f[0]! + 0.587 * f[1]! + 0.114 * f[2]!;
@@ -458,7 +517,16 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     }
   }
 
-  blendSeams(out, isNew, outW, outH, rect, Math.max(sx, sy));
+  // Edges with a plain band are not blended toward it (the band would be dragged outward).
+  const personOnTop = person
+    ? (x: number) => {
+        const px = x - ext.left;
+        if (px < 0 || px >= W) return false;
+        for (let y = 0; y < 3; y++) if (person[y * W + px]! > 127) return true;
+        return false;
+      }
+    : undefined;
+  blendSeams(out, isNew, outW, outH, photoRect, Math.max(sx, sy), bands, personOnTop);
 
   const bytes = Buffer.allocUnsafe(outW * outH * 3);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Math.max(0, Math.min(255, out[i]! + 0.5));
@@ -477,6 +545,8 @@ function blendSeams(
   outH: number,
   rect: Rect,
   scale: number,
+  bands: Record<Edge, number>,
+  personOnTop?: (x: number) => boolean,
 ): void {
   const strip = 3;
   const radius = Math.max(3, Math.round(scale * 2));
@@ -486,10 +556,16 @@ function blendSeams(
    * One border. `along` positions, each with an inside pixel run and an outside (new) run,
    * addressed through `at(pos, t)`: t < 0 inside (t = -1 touching the border), t >= 0 outside.
    */
-  const fix = (n: number, band: number, at: (pos: number, t: number) => number) => {
+  const fix = (
+    n: number,
+    band: number,
+    at: (pos: number, t: number) => number,
+    keepOut?: (pos: number) => boolean,
+  ) => {
     if (band <= 0 || n <= 0) return;
     const delta = new Float32Array(n * 3);
     for (let p = 0; p < n; p++) {
+      if (keepOut?.(p)) continue; // a head against the new sky: no pull toward the hair
       for (let ch = 0; ch < 3; ch++) {
         let inside = 0;
         let outside = 0;
@@ -527,9 +603,9 @@ function blendSeams(
   const { x0, y0, x1, y1 } = rect;
   const rh = y1 - y0;
   // Sides: rows of the kept photo.
-  fix(rh, x0, (p, t) => (y0 + p) * outW + x0 - 1 - t);
-  fix(rh, outW - x1, (p, t) => (y0 + p) * outW + x1 + t);
+  if (!bands.left) fix(rh, x0, (p, t) => (y0 + p) * outW + x0 - 1 - t);
+  if (!bands.right) fix(rh, outW - x1, (p, t) => (y0 + p) * outW + x1 + t);
   // Top and bottom: every column (the side bands are already blended).
-  fix(outW, y0, (p, t) => (y0 - 1 - t) * outW + p);
-  fix(outW, outH - y1, (p, t) => (y1 + t) * outW + p);
+  if (!bands.top) fix(outW, y0, (p, t) => (y0 - 1 - t) * outW + p, personOnTop);
+  if (!bands.bottom) fix(outW, outH - y1, (p, t) => (y1 + t) * outW + p);
 }

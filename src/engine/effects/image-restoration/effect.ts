@@ -9,6 +9,7 @@ export const effect = defineEffect({
   order: 2,
   title: "Image Restoration",
   tags: ["restore", "colorize", "upscale"],
+  category: "restore",
   isHot: true,
   exampleInputs: [
     ["old-bw-1-migrant-mother-1936.jpg"],

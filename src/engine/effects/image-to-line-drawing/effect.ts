@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 13,
   title: "Image to Line Drawing",
   tags: ["line art", "sketch"],
+  category: "art",
   exampleInputs: [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["object-coffee.png"]],
 });

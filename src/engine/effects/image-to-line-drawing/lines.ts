@@ -1,5 +1,21 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- opencv.js ships loose types */
-import { bigShapes } from "../../shared/line-budget";
+import {
+  cannyAll,
+  coherenceMap,
+  densityMap,
+  dropScraps,
+  flattenTexture,
+  gradients,
+  type Gradients,
+  isTextured,
+  quantile,
+  salientSpots,
+  silhouette,
+  rimAgreement,
+  budgetAroundSilhouette,
+  animalEyes,
+  TEXTURED,
+} from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
 
 /**
@@ -10,14 +26,16 @@ import { opencv } from "../../shared/opencv";
  * distribution. Inside a face's features (eyes, brows, nose, mouth) a second, finer Canny on
  * the unflattened photo adds what flattening lost. Scraps are then dropped by where they lie:
  * a short one on a face's feature is kept, on the subject it must be longer, in the
- * background longer still, and where edges are dense (fur, leaves, grass) longest of all.
+ * background longer still, and where edges are dense (fur, leaves, grass) longest of all. A
+ * textured photo without people (fur among leaves) keeps only its strongest, longest lines
+ * and its subject's salient spots (shared/line-budget.ts).
  */
 export interface TraceOptions {
   /** Subject (person, pet) at the working size, 0..255, or null: a scene. */
   subject: Uint8Array | null;
   /** 0/1 at the working size: a face's features. */
   features: Uint8Array;
-  /** Whether the photo has faces (people keep all their lines: no texture budget). */
+  /** Whether the photo has faces (people keep their lines: no textured-photo rule, no extra flattening). */
   people: boolean;
 }
 
@@ -27,8 +45,8 @@ const TEXTURE_DENSITY = 0.13;
 const FLAT_SCALE = 0.7;
 /** Mean coherence below which a piece outside a face's features is scribble, not a contour. */
 const MIN_COHERENCE = 0.55;
-/** Share of the picture with dense edges above which a pet's or an object's photo is textured. */
-const TEXTURED_SHARE = 0.2;
+/** Share of a pet's or an object's cut rim that must follow the photo's edges to be drawn as its silhouette. */
+const SILHOUETTE_AGREEMENT = 0.5;
 
 /** Per pixel: 0 no line, 1 a line, 2 a line on the subject's outline (drawn bolder). */
 export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceOptions): Promise<Uint8Array> {
@@ -40,6 +58,7 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
     mats.push(m);
     return m;
   };
+  let g: Gradients | undefined;
   try {
     const src = track(cv.matFromArray(h, w, cv.CV_8UC3, rgb));
     // The flattening runs at FLAT_SCALE of the working size (the bilateral filter is the
@@ -57,51 +76,11 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
     cv.resize(small, flat, new cv.Size(w, h), 0, 0, cv.INTER_LINEAR);
     const flatter = track(new cv.Mat());
     cv.medianBlur(flat, flatter, 5);
-    const gray = track(new cv.Mat());
-    cv.cvtColor(flatter, gray, cv.COLOR_RGB2GRAY);
-    const channels = track(new cv.MatVector());
-    cv.split(flatter, channels);
-
     // Thresholds from the gradient distribution of the flattened photo.
-    const gx = track(new cv.Mat());
-    const gy = track(new cv.Mat());
-    cv.Sobel(gray, gx, cv.CV_32F, 1, 0, 3);
-    cv.Sobel(gray, gy, cv.CV_32F, 0, 1, 3);
-    const ax = gx.data32F as Float32Array;
-    const ay = gy.data32F as Float32Array;
-    const mag = new Float32Array(n);
-    for (let i = 0; i < n; i++) mag[i] = Math.hypot(ax[i]!, ay[i]!);
-    // Structure-tensor coherence (0..1): near 1 along a clean contour, where the gradient keeps
-    // one direction; low in fur, foliage and gravel, where it turns every few pixels.
-    const jxx = track(new cv.Mat());
-    const jxy = track(new cv.Mat());
-    const jyy = track(new cv.Mat());
-    cv.multiply(gx, gx, jxx);
-    cv.multiply(gx, gy, jxy);
-    cv.multiply(gy, gy, jyy);
-    const tensorSigma = Math.max(2, side / 160);
-    for (const m of [jxx, jxy, jyy]) cv.GaussianBlur(m, m, new cv.Size(0, 0), tensorSigma);
-    const coherence = new Float32Array(n);
-    {
-      const a = jxx.data32F as Float32Array;
-      const b = jxy.data32F as Float32Array;
-      const c = jyy.data32F as Float32Array;
-      for (let i = 0; i < n; i++) {
-        const tr = a[i]! + c[i]!;
-        coherence[i] = tr > 1e-3 ? Math.hypot(a[i]! - c[i]!, 2 * b[i]!) / tr : 0;
-      }
-    }
-    const hi = Math.max(60, quantile(mag, opts.subject ? 0.88 : 0.91));
+    g = await gradients(flatter);
+    const hi = Math.max(60, quantile(g.mag, opts.subject ? 0.88 : 0.91));
     const lo = hi * 0.45;
-
-    const edges = new Uint8Array(n);
-    for (let c = 0; c < 4; c++) {
-      const input = c < 3 ? track(channels.get(c)) : gray;
-      const e = track(new cv.Mat());
-      cv.Canny(input, e, lo, hi, 3, true);
-      const d = e.data as Uint8Array;
-      for (let i = 0; i < n; i++) if (d[i]) edges[i] = 1;
-    }
+    let edges = await cannyAll(g, hi);
 
     // A face's features from the photo itself, lightly smoothed: eyes and mouths are small
     // and flattening can melt them.
@@ -120,98 +99,95 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
 
     // Edge density: fur, foliage and gravel are dense with short edges.
     const R = Math.max(4, Math.round(side / 40));
-    const density = boxMean(edges, w, h, R);
-
-    // Without people, a scene (a meadow: soft, fuzzy shapes) or a pet among texture (fur
-    // among leaves) is drawn from its big shapes: the contours of the flattened photo at a
-    // third of the size, the texture beside the long ones dropped past a density budget.
-    let dense = 0;
-    for (let i = 0; i < n; i++) if (density[i]! > TEXTURE_DENSITY) dense++;
-    if (!opts.people && (!opts.subject || dense / n > TEXTURED_SHARE)) {
-      const keep = await bigShapes(flatter, w, h, opts.subject);
-      markOutline(keep, opts.subject, w, h, side);
-      return keep;
+    let density = densityMap(edges, w, h, R);
+    // Fur among leaves, gravel: only the strongest edges, longer pieces, the subject's spots.
+    const textured = !opts.people && isTextured(density, TEXTURE_DENSITY);
+    if (textured) {
+      await flattenTexture(flatter);
+      g.delete();
+      g = await gradients(flatter);
+      edges = await cannyAll(g, Math.max(60, quantile(g.mag, TEXTURED.quantile)));
+      density = densityMap(edges, w, h, R);
     }
+    // Structure-tensor coherence (0..1): near 1 along a clean contour, where the gradient keeps
+    // one direction; low in fur, foliage and gravel, where it turns every few pixels.
+    const coherence = await coherenceMap(g.gx, g.gy, Math.max(2, side / 160));
+    const longer = textured ? TEXTURED.lengthScale : 1;
 
     // Texture has no edges at a coarser scale, a shape's contour does: where edges are dense,
     // keep only those near an edge of the photo at a quarter of the size (flattened further).
     const hw = Math.max(8, Math.round(w / 4));
     const hh = Math.max(8, Math.round(h / 4));
     const half = track(new cv.Mat());
-    cv.resize(gray, half, new cv.Size(hw, hh), 0, 0, cv.INTER_AREA);
+    cv.resize(g.gray, half, new cv.Size(hw, hh), 0, 0, cv.INTER_AREA);
     const halfSoft = track(new cv.Mat());
     cv.GaussianBlur(half, halfSoft, new cv.Size(0, 0), 1);
     const coarseEdges = track(new cv.Mat());
     cv.Canny(halfSoft, coarseEdges, lo, hi, 3, true);
     const coarseUp = track(new cv.Mat());
     cv.resize(coarseEdges, coarseUp, new cv.Size(w, h), 0, 0, cv.INTER_NEAREST);
-    const coarseNear = boxMean(coarseUp.data as Uint8Array, w, h, Math.max(3, Math.round(side / 160)));
+    const coarseNear = densityMap(coarseUp.data as Uint8Array, w, h, Math.max(3, Math.round(side / 160)));
     for (let i = 0; i < n; i++)
       if (edges[i] && density[i]! > TEXTURE_DENSITY && !opts.features[i] && coarseNear[i] === 0) edges[i] = 0;
 
-    const minFeature = Math.round(side / 70);
-    const minSubject = Math.round(opts.subject ? side / 40 : side / 18);
-    const minBackground = Math.round(side / 12);
-    const minTexture = Math.round(side / 6);
-    const keep = new Uint8Array(n);
-    const seen = new Uint8Array(n);
-    const stack: number[] = [];
-    const piece: number[] = [];
-    for (let s = 0; s < n; s++) {
-      if (!edges[s] || seen[s]) continue;
-      piece.length = 0;
-      stack.push(s);
-      seen[s] = 1;
-      let inSubject = 0;
-      let inFeature = 0;
-      let dense = 0;
-      let coherent = 0;
-      let x0 = w;
-      let x1 = 0;
-      let y0 = h;
-      let y1 = 0;
-      while (stack.length) {
-        const p = stack.pop()!;
-        piece.push(p);
-        const x = p % w;
-        const y = (p - x) / w;
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-        if (!opts.subject || opts.subject[p]! >= 128) inSubject++;
-        if (opts.features[p]) inFeature++;
-        if (density[p]! > TEXTURE_DENSITY) dense++;
-        coherent += coherence[p]!;
-        for (let dy = -1; dy <= 1; dy++) {
-          const yy = y + dy;
-          if (yy < 0 || yy >= h) continue;
-          for (let dx = -1; dx <= 1; dx++) {
-            const xx = x + dx;
-            if (xx < 0 || xx >= w) continue;
-            const q = yy * w + xx;
-            if (seen[q] || !edges[q]) continue;
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-      }
-      const most = piece.length / 2;
-      let min = inFeature > most ? minFeature : inSubject > most ? minSubject : minBackground;
-      if (inFeature <= most && dense > most) min = Math.max(min, minTexture);
-      // A scribble (the outline of a fur tuft, a clump of leaves) wanders: its direction is
-      // not coherent. A contour, even a curved one, is.
-      // Where edges are dense (texture) the bar is higher.
-      if (inFeature <= most && coherent / piece.length < (dense > most ? MIN_COHERENCE : MIN_COHERENCE * 0.7))
-        continue;
-      // Long enough, and not a tiny closed loop (a speck, a dot of a pattern).
-      const extent = Math.hypot(x1 - x0, y1 - y0);
-      if (piece.length >= min && extent >= min * 0.6) for (const p of piece) keep[p] = 1;
-    }
+    // Scraps dropped by where they lie (face feature 11 px, subject 20 px, background 67 px,
+    // dense texture 133 px at 800 px), and scribbles by their coherence.
+    const keep = dropScraps(edges, w, h, {
+      subject: opts.subject,
+      detail: opts.features,
+      density,
+      textureDensity: TEXTURE_DENSITY,
+      lengths: {
+        detail: Math.round(side / 70),
+        subject: Math.round((opts.subject ? side / 40 : side / 18) * longer),
+        background: Math.round((side / 12) * longer),
+        texture: Math.round((side / 6) * longer),
+      },
+      coherence: { values: coherence, dense: MIN_COHERENCE, sparse: MIN_COHERENCE * 0.7 },
+    });
 
+    // A pet's or an object's silhouette in a textured scene (fur among leaves): the completed
+    // cut, smoothed, as one bold closed contour, where the cut follows the photo's own edges.
+    const sil =
+      opts.subject && !opts.people && textured ? await silhouette(opts.subject, w, h, side / 200) : null;
+    const silhouetted =
+      !!sil &&
+      rimAgreement(sil.rim, edges, w, h, Math.max(2, Math.round(side / 200))) >= SILHOUETTE_AGREEMENT;
+    if (sil && silhouetted)
+      // Inside, only the long interior lines (a leaf across the body, the ear's edge), not fur
+      // strands; outside, only long lines; none doubling the silhouette.
+      budgetAroundSilhouette(keep, w, h, {
+        ...sil,
+        gap: Math.max(2, Math.round(side / 160)),
+        minInside: Math.round(side / 10),
+        minOutside: Math.round(side / 4),
+      });
+    if (textured && opts.subject) {
+      // An animal's eye patches and nose: no landmarks, soft edges; outlined as spots.
+      // With a silhouette drawn, only the dark spots (eye patches, nose): the light ones (a
+      // raccoon's white brows and muzzle) ringed the nose with loops.
+      const spots = await salientSpots(
+        flatter,
+        w,
+        h,
+        opts.subject,
+        undefined,
+        undefined,
+        silhouetted ? [-1] : [1, -1],
+      );
+      for (let i = 0; i < n; i++) if (spots[i]) keep[i] = 1;
+    }
+    if (sil && silhouetted) {
+      // The eyes as closed ovals, the silhouette bold.
+      const eyes = await animalEyes(rgb, w, h, sil.inside);
+      for (let i = 0; i < n; i++) if (eyes[i]) keep[i] = 1;
+      for (let i = 0; i < n; i++) if (sil.rim[i]) keep[i] = 2;
+      return keep;
+    }
     markOutline(keep, opts.subject, w, h, side);
     return keep;
   } finally {
+    g?.delete();
     for (const m of mats) m.delete();
   }
 }
@@ -233,45 +209,6 @@ function markOutline(keep: Uint8Array, subject: Uint8Array | null, w: number, h:
       )
         rim[i] = 1;
     }
-  const near = boxMean(rim, w, h, Math.max(2, Math.round(side / 160)));
+  const near = densityMap(rim, w, h, Math.max(2, Math.round(side / 160)));
   for (let i = 0; i < n; i++) if (keep[i] && near[i]! > 0) keep[i] = 2;
-}
-
-/** The value below which `q` of the entries lie (a 1-unit histogram up to 2048). */
-function quantile(values: Float32Array, q: number): number {
-  const bins = new Uint32Array(2048);
-  for (const v of values) bins[Math.min(2047, Math.floor(v))]!++;
-  const target = values.length * q;
-  let seen = 0;
-  for (let b = 0; b < bins.length; b++) {
-    seen += bins[b]!;
-    if (seen >= target) return b;
-  }
-  return 2047;
-}
-
-/** Mean of a 0/1 mask over the (2r+1)^2 box around each pixel (an integral image). */
-export function boxMean(mask: Uint8Array, w: number, h: number, r: number): Float32Array {
-  const W1 = w + 1;
-  const integral = new Int32Array(W1 * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += mask[y * w + x] ? 1 : 0;
-      integral[(y + 1) * W1 + x + 1] = integral[y * W1 + x + 1]! + row;
-    }
-  }
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const ya = Math.max(0, y - r);
-    const yb = Math.min(h, y + r + 1);
-    for (let x = 0; x < w; x++) {
-      const xa = Math.max(0, x - r);
-      const xb = Math.min(w, x + r + 1);
-      const sum =
-        integral[yb * W1 + xb]! - integral[ya * W1 + xb]! - integral[yb * W1 + xa]! + integral[ya * W1 + xa]!;
-      out[y * w + x] = sum / ((xb - xa) * (yb - ya));
-    }
-  }
-  return out;
 }

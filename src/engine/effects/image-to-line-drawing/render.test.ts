@@ -1,12 +1,14 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { photo, raw, request } from "../../shared/test-utils";
+import { photo, raw, request, texturedScene } from "../../shared/test-utils";
 import { sobel } from "../../shared/edges";
 import { uniform } from "../../shared/random";
 import { decodeRaw } from "../../shared/image-io";
 import { detectFaces } from "../../vision/human";
 import { featureBoxes, type Box } from "../../shared/face-features";
 import { render } from "./render";
+import { traceLines } from "./lines";
+import { animalScene, outlineCovered, paperArea, reachable } from "../../shared/animal-scene.test-helper";
 
 /** Grey levels of a rendered drawing. */
 async function drawing(input: Buffer) {
@@ -125,6 +127,43 @@ describe("image-to-line-drawing", () => {
     expect(texture / textureArea).toBeLessThan(0.01);
   });
 
+  it("on dense grass blades draws the subject's contour, not the blades", async () => {
+    // A cream disc on thousands of seeded grass blades (the previous engine drew the disc and
+    // about 25 ragged blobs of grass: 3 % of the background inked, twice the contour's ink).
+    const scene = await texturedScene(900, 600, 150);
+    const { gray, width, height } = await drawing(scene.bytes);
+    const k = width / 900;
+    const [cx, cy, r] = [scene.cx * k, scene.cy * k, scene.r * k];
+    let round = 0;
+    for (let a = 0; a < 360; a++) {
+      const [c, s] = [Math.cos((a * Math.PI) / 180), Math.sin((a * Math.PI) / 180)];
+      for (let d = -4; d <= 4; d++) {
+        const x = Math.round(cx + c * (r + d));
+        const y = Math.round(cy + s * (r + d));
+        if (gray[y * width + x]! < 128) {
+          round++;
+          break;
+        }
+      }
+    }
+    expect(round / 360).toBeGreaterThan(0.9);
+    let contour = 0;
+    let texture = 0;
+    let textureArea = 0;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const d = Math.hypot(x - cx, y - cy);
+        const ink = gray[y * width + x]! < 128;
+        if (Math.abs(d - r) <= 6) contour += ink ? 1 : 0;
+        else if (d > r + 6) {
+          textureArea++;
+          if (ink) texture++;
+        }
+      }
+    expect(texture / textureArea).toBeLessThan(0.01);
+    expect(texture).toBeLessThan(contour * 0.5);
+  }, 60_000);
+
   it("does not draw a thin bright scratch across an old print, but draws the print's shapes", async () => {
     // Sepia-toned: a soft dark rounded shape, a long bright 2 px scratch across the picture
     // and a second one down it, both away from the shape.
@@ -201,4 +240,35 @@ describe("image-to-line-drawing", () => {
     ];
     expect(inkIn(cheek)).toBeLessThan(inkIn(parts!.mouth));
   });
+});
+
+describe("an animal among foliage", () => {
+  it("is drawn with a bold closed silhouette along its outline and its eyes as closed ovals, the foliage mostly gone", async () => {
+    const { w, h, rgb, mask, eyes } = await animalScene();
+    const lines = await traceLines(Buffer.from(rgb), w, h, {
+      subject: mask,
+      features: new Uint8Array(w * h),
+      people: false,
+    });
+    const bold = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && lines[y * w + x] === 2;
+    // The bold contour follows the outline within 3 px for most of its length...
+    expect(outlineCovered(mask, w, h, 3, bold)).toBeGreaterThan(0.85);
+    // ...and is closed: the paper outside cannot reach the animal's middle.
+    expect(reachable(w, h, (x, y) => !bold(x, y), 380, 390)).toBe(false);
+    // Each eye is ringed: the paper round its centre (or the oval's ink there) is an eye-sized
+    // closed region, not the head's.
+    for (const [ex, ey] of eyes)
+      expect(paperArea(w, h, (x, y) => !lines[y * w + x], ex, ey, 20_000)).toBeLessThan(
+        4 * 13 * 13 * Math.PI,
+      );
+    // Outside the animal, the grass gets little ink.
+    let ink = 0;
+    let out = 0;
+    for (let i = 0; i < w * h; i++)
+      if (!mask[i]) {
+        out++;
+        if (lines[i]) ink++;
+      }
+    expect(ink / out).toBeLessThan(0.005);
+  }, 60_000);
 });

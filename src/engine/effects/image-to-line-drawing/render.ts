@@ -1,8 +1,9 @@
 import sharp from "sharp";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { decodeRaw, encodePng, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
+import { cutOutSubjectWhole } from "../../shared/line-budget";
 import { inpaintRgb } from "../../shared/opencv";
-import { cutOutSubject, findSubject } from "../../shared/subject";
+import { findSubject } from "../../shared/subject";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
 import { boxMask, featureBoxes } from "../../shared/face-features";
 import { chromaSpread, PRINT_CHROMA } from "../../shared/print-damage";
@@ -72,8 +73,7 @@ async function findSubjectMask(
     full = (await personMatte(pixels)).alpha;
   } else {
     const found = await findSubject(src);
-    const cut = found ? await cutOutSubject(src, found.box) : null;
-    if (cut) full = Uint8Array.from(cut.data, (v) => (v ? 255 : 0));
+    if (found) full = await cutOutSubjectWhole(src, found.box);
   }
   if (!full) return { faces, subject: null };
   const subject = await sharp(Buffer.from(full), {

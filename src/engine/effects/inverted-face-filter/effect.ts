@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 18,
   title: "Inverted Face Filter",
   tags: ["mirror", "fun"],
+  category: "fun",
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

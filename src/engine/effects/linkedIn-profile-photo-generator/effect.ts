@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 14,
   title: "LinkedIn Profile Photo Generator",
   tags: ["headshot", "business", "portrait"],
+  category: "people",
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

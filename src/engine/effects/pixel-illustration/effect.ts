@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 10,
   title: "Pixel Illustration",
   tags: ["pixel art", "8-bit", "retro"],
+  category: "art",
   exampleInputs: [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["landscape-1-meadow-cc0.jpg"]],
 });

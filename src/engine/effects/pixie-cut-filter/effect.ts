@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 15,
   title: "Pixie Cut Filter",
   tags: ["hair", "people"],
+  category: "people",
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });

@@ -5,6 +5,7 @@ import { detectFaces } from "../../vision/human";
 import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { skinChanged } from "../../shared/hair/skin-check";
 import { render } from "./render";
+import { check } from "./rules";
 
 const px = (img: Raw, x: number, y: number) => {
   const i = (Math.round(y) * img.width + Math.round(x)) * 3;
@@ -106,6 +107,35 @@ describe("pixie-cut-filter", () => {
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
   }, 60_000);
   // Its input rules are the hair style generator's (src/engine/shared/hair/rules.ts), tested there.
+
+  it.each(["portrait-female-4-hopper-navy.jpg", "watermark-6-mono-proof-portrait.jpg"])(
+    "refuses, before charging, a cap over the hairline (%s): its crown is not cut away as hair",
+    async (name) => {
+      // The page asks for nothing over the hairline; before, Hopper's cap crown was painted
+      // out with sky and her hair left as it was.
+      const req = request("pixie-cut-filter", await photo(name));
+      for (const step of [check, render] as const) {
+        const err = await step(req).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(EngineError);
+        expect((err as EngineError).code).toBe("headwear");
+      }
+    },
+    60_000,
+  );
+
+  it("lets every bare-headed portrait of the scoring set through the headwear check", async () => {
+    for (const name of [
+      "portrait-female-1.jpg",
+      "portrait-male-1.jpg",
+      "portrait-male-2.jpg",
+      "portrait-female-3-nasa.png",
+      "child-2-girl-1860s-crop.jpg",
+      "old-bw-1-migrant-mother-1936.jpg",
+      "old-toned-1-sepia-migrant-mother.jpg",
+      "watermark-3-logo-corner.jpg",
+    ])
+      await expect(check(request("pixie-cut-filter", await photo(name))), name).resolves.toBeUndefined();
+  }, 120_000);
 
   it("refuses, before charging, a head turned away (the cut is fitted to a frontal head)", async () => {
     const err = await render(

@@ -1,10 +1,9 @@
-import { personMatte } from "../../vision/human";
 import { encodePng, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { fillFromBackground } from "../../shared/hair/fill-background";
 import { hairRegion } from "../../shared/hair/hair-region";
 import { valueNoise } from "../../shared/noise";
-import { inspect } from "../../shared/hair/rules";
+import { inspect } from "./rules";
 import { capMask } from "./cap";
 import { inpaintRgb } from "../../shared/opencv";
 import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
@@ -19,9 +18,9 @@ import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
 export const TEXTURE = 0.22;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, face } = await inspect(req);
+  const { src, face, matte: alpha } = await inspect(req);
   const { width, height } = src;
-  const matte = await personMatte(src);
+  const matte = { alpha };
   const hair = hairRegion(src, face, matte.alpha);
   const { cx, eyes, chin, fw, fh } = hair.head;
   const cap = capMask(hair.head, hair.half, width, height, req.seed);

@@ -9,5 +9,6 @@ export const effect = defineEffect({
   order: 1,
   title: "Stylized Stickers",
   tags: ["sticker", "cartoon", "kawaii"],
+  category: "fun",
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["pet-2-raccoon.jpg"]],
 });

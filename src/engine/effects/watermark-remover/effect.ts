@@ -18,6 +18,7 @@ export const effect = defineEffect({
   order: 3,
   title: "Watermark Remover",
   tags: ["cleanup", "watermark"],
+  category: "restore",
   isHot: true,
   options: rightsOptions,
   optionsForm: "rightsConfirmed",

@@ -12,6 +12,7 @@ import { components } from "../../shared/components";
 import { backgroundBehind } from "./background";
 import { growMask } from "./morphology";
 import { drawnText } from "./strokes";
+import { lineInk, type InkPoint } from "./ink-point";
 
 const TEXT_THRESHOLD = 76; // text probability (0..255), as in overlay.ts
 const REGION_REACH = 8; // px: the detector's map is a shrunk text kernel
@@ -42,6 +43,11 @@ const PIECE_SHARE = 0.02;
 const MIN_PIECE = 25;
 /** ...and no piece more than this share of it. */
 const MAX_PIECE_SHARE = 0.45;
+
+/** A line's ink is looked for (logos, missed glyphs) within its box grown by this many line heights. */
+const LOGO_REACH = 4;
+/** A mark's drop towards the ink is measured against the photo within this many line heights. */
+const DROP_REACH = 2;
 
 /** Inks tried per line (offset direction groups, the best supported first). */
 const MAX_INKS = 3;
@@ -121,7 +127,20 @@ function judgeInk(
   return { ok, strong, share, coherence, chroma, rest: restMean };
 }
 
-/** The pixels to inpaint (with their rim), or null when no such text is found. */
+/** A patch of one line's ink (a logo beside it, glyphs the direction missed) and that ink. */
+export interface InkMark {
+  mask: Uint8Array;
+  point: InkPoint;
+}
+
+export interface InkedText {
+  /** The glyphs found along the ink's direction, with their rim: inpainted. */
+  inpaint: Uint8Array;
+  /** Patches of a line's ink found by un-blending (ink-point.ts): un-blended, their rims inpainted. */
+  unblend: InkMark[];
+}
+
+/** The pixels to inpaint (with their rim) and to un-blend, or null when no such text is found. */
 export async function findInkedText(
   rgb: Buffer,
   width: number,
@@ -129,7 +148,7 @@ export async function findInkedText(
   textProbability: Uint8Array,
   /** Pixels already handled by the other finders: left out. */
   handled: Uint8Array | null,
-): Promise<Uint8Array | null> {
+): Promise<InkedText | null> {
   const n = width * height;
   const text = new Uint8Array(n);
   for (let i = 0; i < n; i++) text[i] = textProbability[i]! > TEXT_THRESHOLD ? 1 : 0;
@@ -164,6 +183,7 @@ export async function findInkedText(
     }
   }
   const found = new Uint8Array(n);
+  const foundOwner = new Int32Array(n);
   const done = new Uint8Array(count + 1);
   for (let attempt = 0; attempt < MAX_INKS; attempt++) {
     const accept = new Uint8Array(count + 1);
@@ -183,10 +203,35 @@ export async function findInkedText(
     for (let i = 0; i < n; i++)
       if (glyphs.mask[i]) {
         found[i] = 1;
+        foundOwner[i] = glyphs.owner[i]!;
         done[glyphs.owner[i]!] = 1;
       }
   }
-  return found.includes(1) ? growMask(found, width, height, RIM) : null;
+  if (!found.includes(1)) return null;
+
+  // Each line's ink as a point (ink-point.ts): what the direction missed (the ink over a backdrop
+  // it pushes another way) and marks in the same ink beside the text (a logo) are un-blended.
+  const unblended: InkMark[] = [];
+  const taken = Uint8Array.from(found);
+  if (handled) for (let i = 0; i < n; i++) if (handled[i]) taken[i] = 1;
+  for (let l = 1; l <= count; l++) {
+    if (!done[l]) continue;
+    const line = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (foundOwner[i] === l) line[i] = 1;
+    const ink = await lineInk(rgb, width, height, line, LOGO_REACH, DROP_REACH);
+    if (!ink) continue;
+    const { point, patches } = ink;
+    const mask = new Uint8Array(n);
+    let any = false;
+    for (let i = 0; i < n; i++)
+      if (patches[i] && !taken[i]) {
+        mask[i] = 1;
+        taken[i] = 1;
+        any = true;
+      }
+    if (any) unblended.push({ mask, point });
+  }
+  return { inpaint: growMask(found, width, height, RIM), unblend: unblended };
 
   /** The glyphs of the accepted lines along their inks: only lines that read as drawn text. */
   function traceGlyphs(accept: Uint8Array, dir: Float32Array, strong: Float32Array) {

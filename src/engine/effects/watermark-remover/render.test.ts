@@ -7,7 +7,8 @@ import { scoreWatermarkRemoval, WATERMARK_FIXTURES } from "./measure";
 import { decodeRaw } from "../../shared/image-io";
 import { textProbability } from "../../vision/text-detector";
 import { render } from "./render";
-import { applyMark, applyStarField, syntheticMark } from "./synthetic";
+import { applyLogoMark, applyMark, applyStarField, syntheticMark } from "./synthetic";
+import sharp from "sharp";
 
 describe("watermark-remover", () => {
   // The engine issue's goal: at least +3 dB inside the watermark regions of watermark-1 and -2.
@@ -91,6 +92,72 @@ describe("watermark-remover", () => {
     const removed = gains.filter((g) => g >= 3);
     expect(removed.length, gains.map((g) => g.toFixed(1)).join(" ")).toBeGreaterThanOrEqual(12);
   }, 300_000);
+
+  // A logo beside a name in one coloured ink (`watermark-7`: the name was removed, its blue
+  // ring and triangle were left). Seeded: shape (ring, disc, rounded square, ring around a
+  // triangle), colour, opacity 0.45-0.7, size, word and place, over four kinds of photo. The
+  // line's ink is fitted as a point (ink-point.ts) and the patches whose edge vanishes when
+  // un-blended are removed with it. Measured on seeds 1-8: 5 logos removed (+9.5 to +23.8 dB
+  // inside the logo's box), 2 left (seed 5: an orange disc over a dandelion's bright fuzz,
+  // seed 7: a thin green ring over wood; text removed, logo unchanged), 1 refused (its
+  // word not found).
+  it("removes a logo beside coloured text, in shapes, colours and opacities it was not tuned on", async () => {
+    const photos = [
+      "portrait-female-1.jpg",
+      "landscape-1-meadow-cc0.jpg",
+      "pet-1-cat.png",
+      "object-coffee.png",
+    ];
+    const gains: number[] = [];
+    for (let seed = 1; seed <= 8; seed++) {
+      const clean = await photo(photos[seed % photos.length]!, 900);
+      const { image, logo } = await applyLogoMark(clean, seed);
+      const out = await render(request("watermark-remover", image)).catch((e: unknown) => e);
+      if (out instanceof EngineError) {
+        expect(out.code).toBe("noWatermark");
+        continue;
+      }
+      const box = async (bytes: Uint8Array) => sharp(bytes).removeAlpha().extract(logo).raw().toBuffer();
+      const truth = await box(clean);
+      const psnr = (b: Buffer) => {
+        let e = 0;
+        for (let i = 0; i < b.length; i++) e += (b[i]! - truth[i]!) ** 2;
+        return 10 * Math.log10((255 * 255 * b.length) / Math.max(1, e));
+      };
+      const gain = psnr(await box((out as { bytes: Uint8Array }).bytes)) - psnr(await box(image));
+      expect(gain, `seed ${seed}`).toBeGreaterThan(-0.5); // never a worse logo area
+      gains.push(gain);
+    }
+    expect(
+      gains.filter((g) => g >= 3).length,
+      gains.map((g) => g.toFixed(1)).join(" "),
+    ).toBeGreaterThanOrEqual(5);
+  }, 300_000);
+
+  // What it cannot remove yet (RECIPE.md) must not come out broken: a translucent black mark
+  // across a face (`watermark-6`: the text detector does not see it) and a translucent red
+  // credit over a red surface (`watermark-5`). Seeded text, size and place; each photo is
+  // either refused (credits come back) or no worse inside the mark.
+  it("never worsens what it cannot remove: translucent dark text on faces, red text on red", async () => {
+    const cases: { photo: string; colour: string; opacity: number }[] = [
+      { photo: "portrait-female-1.jpg", colour: "#000000", opacity: 0.35 },
+      { photo: "portrait-male-2.jpg", colour: "#000000", opacity: 0.4 },
+      { photo: "object-coffee.png", colour: "#c81e14", opacity: 0.6 },
+    ];
+    for (const [k, c] of cases.entries()) {
+      const clean = await photo(c.photo, 900);
+      const mark = { ...syntheticMark(20 + k), colour: c.colour, opacity: c.opacity, x: 0.5, y: 0.45 };
+      const input = await applyMark(clean, mark);
+      const out = await render(request("watermark-remover", input)).catch((e: unknown) => e);
+      if (out instanceof EngineError) {
+        expect(out.code).toBe("noWatermark");
+        continue;
+      }
+      const score = await scoreWatermarkRemoval(input, (out as { bytes: Uint8Array }).bytes, clean);
+      expect(score.insideAfter - score.insideBefore, JSON.stringify(mark)).toBeGreaterThan(-0.5);
+      expect(score.worsened, JSON.stringify(mark)).toBeLessThan(0.0075);
+    }
+  }, 120_000);
 
   // Every clean fixture photo (every clean photo of the scoring set among them: grey 1860s
   // photos whose channels always agree, sepia, colour portraits, a flag's stars behind the

@@ -4,9 +4,36 @@ import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { inpaintRgb } from "../../shared/opencv";
 import { growMask } from "./morphology";
 import { findInkedText } from "./inked";
+import { unblend, type InkPoint } from "./ink-point";
 import { findOpaqueText } from "./opaque";
 import { ghostGlyphs } from "./ghosts";
 import { findWhiteOverlay, removeWhiteOverlay } from "./overlay";
+
+/** Above this opacity an ink patch is inpainted, not un-blended (noise grows as 1/(1 − a)). */
+const MAX_UNBLEND_ALPHA = 0.8;
+/** The anti-aliased rim around an un-blended patch, inpainted. */
+const UNBLEND_RIM = 3;
+
+/** Un-blended colours this far outside 0..255 are an ink that does not fit there: inpainted instead. */
+const MAX_CLIP = 12;
+
+/**
+ * Writes into `out` the un-blended colour of `src` under `mask`, C = (I − a·K) / (1 − a), and
+ * marks in `fill` the pixels where C leaves the colour cube by more than MAX_CLIP (clipped,
+ * they would be blotches of the ink's opposite colour: green under a red ink).
+ */
+function unblendInk(out: Buffer, src: Buffer, mask: Uint8Array, point: InkPoint, fill: Uint8Array): Buffer {
+  const c = [0, 0, 0];
+  for (let i = 0; i < mask.length; i++) {
+    if (!mask[i]) continue;
+    unblend(src, i, point, c);
+    for (let k = 0; k < 3; k++) {
+      if (c[k]! < -MAX_CLIP || c[k]! > 255 + MAX_CLIP) fill[i] = 1;
+      out[i * 3 + k] = Math.min(255, Math.max(0, Math.round(c[k]!)));
+    }
+  }
+  return out;
+}
 
 /** Pixels around each inpainted pixel that Telea's method draws from. */
 const INPAINT_RADIUS = 6;
@@ -43,6 +70,25 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     if (ghosts) out = await inpaintRgb(out, width, height, ghosts, INPAINT_RADIUS);
   }
   if (opaque) out = await inpaintRgb(out, width, height, opaque, INPAINT_RADIUS);
-  if (inked) out = await inpaintRgb(out, width, height, inked, INPAINT_RADIUS);
+  if (inked) {
+    const fill = Uint8Array.from(inked.inpaint);
+    for (const mark of inked.unblend) {
+      // Un-blended where the ink lets enough of the photo through; its anti-aliased rim (a
+      // lower opacity) and near-opaque ink (un-blending would multiply JPEG noise) are inpainted.
+      if (mark.point.alpha > MAX_UNBLEND_ALPHA) {
+        for (let i = 0; i < fill.length; i++) if (mark.mask[i]) fill[i] = 1;
+        continue;
+      }
+      out = unblendInk(out === data ? Buffer.from(data) : out, data, mark.mask, mark.point, fill);
+      // The band either side of the patch's edge: anti-aliasing and JPEG's halved chroma leave
+      // the ink there at a lower opacity, which full un-blending over-corrects (a coloured outline).
+      const outer = growMask(mark.mask, width, height, UNBLEND_RIM);
+      const inverse = new Uint8Array(fill.length);
+      for (let i = 0; i < fill.length; i++) inverse[i] = mark.mask[i] ? 0 : 1;
+      const inner = growMask(inverse, width, height, UNBLEND_RIM);
+      for (let i = 0; i < fill.length; i++) if (outer[i] && inner[i]) fill[i] = 1;
+    }
+    out = await inpaintRgb(out, width, height, fill, INPAINT_RADIUS);
+  }
   return encodePng({ data: out, width, height, channels: 3 });
 }

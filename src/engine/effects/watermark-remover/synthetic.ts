@@ -119,3 +119,50 @@ export async function applyStarField(clean: Uint8Array, seed: number): Promise<B
     .jpeg({ quality: 90 })
     .toBuffer();
 }
+
+/**
+ * A logo beside a name, in one coloured ink at one opacity (a ring, a disc, a square or a ring
+ * around a triangle, 2-3 text heights tall, left of a random lower-case word), over a clean
+ * photo, as JPEG. `logo` is the logo's box in pixels (for measuring it alone).
+ */
+export async function applyLogoMark(
+  clean: Uint8Array,
+  seed: number,
+): Promise<{ image: Buffer; logo: { left: number; top: number; width: number; height: number } }> {
+  const r = uniform(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+  const meta = await sharp(clean).metadata();
+  const width = meta.width!;
+  const height = meta.height!;
+  const short = Math.min(width, height);
+  const px = Math.round(short * (0.06 + r() * 0.04));
+  const word = Array.from({ length: 6 + Math.floor(r() * 5) }, () => pick([..."abcdefghknoprstuvwxyz"])).join(
+    "",
+  );
+  const colour = pick(["#d01818", "#1a4fd0", "#18a040", "#ff7a00", "#8a1ad0"]);
+  const opacity = (0.45 + r() * 0.25).toFixed(2);
+  const size = Math.round(px * (2 + r()));
+  const x0 = Math.round(width * (0.05 + r() * 0.15));
+  const y0 = Math.round(height * (0.1 + r() * 0.6));
+  const c = size / 2;
+  const stroke = Math.max(4, Math.round(size * 0.1));
+  const shapes = [
+    `<circle cx="${x0 + c}" cy="${y0 + c}" r="${c - stroke / 2}" fill="none" stroke="${colour}" stroke-width="${stroke}"/>`,
+    `<circle cx="${x0 + c}" cy="${y0 + c}" r="${c}" fill="${colour}"/>`,
+    `<rect x="${x0}" y="${y0}" width="${size}" height="${size}" rx="${Math.round(size * 0.15)}" fill="${colour}"/>`,
+    `<circle cx="${x0 + c}" cy="${y0 + c}" r="${c - stroke / 2}" fill="none" stroke="${colour}" stroke-width="${stroke}"/>` +
+      `<path d="M${x0 + c} ${y0 + c * 0.4} L${x0 + c * 1.6} ${y0 + c * 1.45} L${x0 + c * 0.4} ${y0 + c * 1.45} Z" fill="${colour}"/>`,
+  ];
+  const textX = x0 + size + Math.round(px * (0.2 + r() * 0.4));
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<g fill-opacity="${opacity}" stroke-opacity="${opacity}">${pick(shapes)}` +
+    `<text x="${textX}" y="${y0 + c}" dominant-baseline="middle" font-family="DejaVu Sans" font-weight="bold" ` +
+    `font-size="${px}" fill="${colour}">${word}</text></g></svg>`;
+  const image = await sharp(clean)
+    .removeAlpha()
+    .composite([{ input: Buffer.from(svg), left: 0, top: 0 }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
+  return { image, logo: { left: x0, top: y0, width: size, height: size } };
+}

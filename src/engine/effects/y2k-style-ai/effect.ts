@@ -9,6 +9,7 @@ export const effect = defineEffect({
   order: 22,
   title: "Y2K Style AI",
   tags: ["y2k", "fashion", "neon"],
+  category: "art",
   isNew: true,
   acceptsPrompt: true,
   exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { components } from "../../shared/components";
+import { CUTS } from "./cuts";
+
+/** A cut's shape rasterised in head units (X across in face widths, Y down in face heights). */
+function raster(name: string, step = 0.01) {
+  const cut = CUTS.find((c) => c.name === name)!;
+  const xs = Math.round(2.8 / step);
+  const ys = Math.round(3.6 / step);
+  const mask = new Uint8Array(xs * ys);
+  for (let j = 0; j < ys; j++)
+    for (let i = 0; i < xs; i++)
+      mask[j * xs + i] = cut.shape(-1.4 + i * step, -1.2 + j * step, () => 0.5) > 0.5 ? 1 : 0;
+  return { mask, xs, ys, Y: (j: number) => -1.2 + j * step };
+}
+
+describe("hair-style-generator cuts", () => {
+  it("draws the side ponytail as one piece with the head, hanging down past the chin", () => {
+    // Before, the tail was an oval floating beside the head in cell 9 of every grid.
+    const { mask, xs, ys, Y } = raster("side ponytail");
+    const { labels, count } = components(mask, xs, ys);
+    expect(count).toBe(1);
+    // The one piece reaches from the crown (above the forehead) to below the chin (Y = 1).
+    let top = Infinity;
+    let bottom = -Infinity;
+    for (let j = 0; j < ys; j++)
+      for (let i = 0; i < xs; i++)
+        if (labels[j * xs + i]) {
+          top = Math.min(top, Y(j));
+          bottom = Math.max(bottom, Y(j));
+        }
+    expect(top).toBeLessThan(-0.2);
+    expect(bottom).toBeGreaterThan(1.3);
+  });
+});
