@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
@@ -5,8 +6,14 @@ import { defineConfig, devices } from "@playwright/test";
 import chromium from "./e2e/chromium.json";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-// A clean database and storage for every run.
-const DATA_DIR = path.join(os.tmpdir(), `photofx-e2e-${Date.now()}`);
+// A clean database and storage for every run. Exported as E2E_DATA_DIR (set once by the
+// runner, inherited by its workers) so specs can read the server's mail outbox.
+const DATA_DIR = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `photofx-e2e-${Date.now()}`));
+// The runner (not its workers, which inherit the folder and may restart mid-run) removes it
+// once it exits, after it has stopped the server.
+if (process.env.TEST_WORKER_INDEX === undefined) {
+  process.on("exit", () => fs.rmSync(DATA_DIR, { recursive: true, force: true }));
+}
 
 /** Browser tests against the production build, in Debian's chromium. */
 export default defineConfig({
@@ -48,6 +55,8 @@ export default defineConfig({
       RATE_LIMIT_SUBMITS_PER_MINUTE: "0",
       // e2e/plans.spec.ts buys a pack through the built-in test checkout (off by default).
       TEST_CHECKOUT: "true",
+      // e2e/admin.spec.ts: this address becomes an admin once verified through the outbox.
+      ADMIN_EMAILS: "admin-e2e@example.com",
     },
   },
 });

@@ -1,6 +1,6 @@
 /**
  * npm run bench:api: requests per second and p99 latency of taskResult polling and of
- * submit on the embedded defaults (PGlite, local disk, in-process queue), with a bare Node
+ * submit on the embedded defaults (a PostgreSQL child, local disk, in-process queue), with a bare Node
  * http server measured in the same run for comparison. The server runs in its own process;
  * autocannon drives it from this one, both on this machine's cores.
  *

@@ -1,24 +1,28 @@
 /**
  * npm run bench:web (after `next build`): starts the production server on the embedded
- * defaults, then prints the effect page's first-load JavaScript (gzipped, every script the
- * HTML loads) and its Lighthouse scores (performance, accessibility, best practices, SEO)
- * measured in Debian chromium.
+ * defaults, then prints each page's first-load JavaScript (gzipped, every script the HTML
+ * loads) and its Lighthouse scores (performance, accessibility, best practices, SEO)
+ * measured in Debian chromium. BENCH_WEB_PAGE: a path, or several separated by commas
+ * (default: the effect page).
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gzipSync } from "node:zlib";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import chromium from "../e2e/chromium.json" with { type: "json" };
+import { measureScripts, scriptSrcsOfHtml } from "./first-load-js.mjs";
 
 // Plain JavaScript run by plain node: Lighthouse serializes functions into the page, and a
 // TypeScript loader's injected helpers (esbuild's __name) would break them there.
 
 const PORT = Number(process.env.BENCH_WEB_PORT ?? 3950);
 const BASE = `http://localhost:${PORT}`;
-const PAGE = process.env.BENCH_WEB_PAGE ?? "/nano-banana-lora/pixel-illustration";
+const PAGES = (process.env.BENCH_WEB_PAGE ?? "/nano-banana-lora/pixel-illustration")
+  .split(",")
+  .map((p) => p.trim())
+  .filter(Boolean);
 
 async function waitForHealth() {
   for (let i = 0; i < 240; i++) {
@@ -34,19 +38,53 @@ async function waitForHealth() {
 
 async function firstLoadJs(url) {
   const html = await (await fetch(url)).text();
-  // noModule scripts are legacy polyfills that modern browsers never download.
-  const srcs = [...html.matchAll(/<script([^>]*)>/g)]
-    .filter((m) => !/nomodule/i.test(m[1]))
-    .map((m) => /src="([^"]+)"/.exec(m[1])?.[1])
-    .filter(Boolean);
-  let raw = 0;
-  let gz = 0;
-  for (const src of new Set(srcs)) {
-    const body = Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer());
-    raw += body.length;
-    gz += gzipSync(body, { level: 9 }).length;
+  const bodies = [];
+  for (const src of scriptSrcsOfHtml(html)) {
+    bodies.push(Buffer.from(await (await fetch(new URL(src, url))).arrayBuffer()));
   }
-  return { scripts: new Set(srcs).size, rawKb: raw / 1024, gzipKb: gz / 1024 };
+  return measureScripts(bodies);
+}
+
+async function measure(page, chromePath) {
+  const url = `${BASE}${page}`;
+  await fetch(url); // warm the route once
+  const js = await firstLoadJs(url);
+  console.log(
+    `\n## ${page}\nfirst-load JS: ${js.scripts} scripts, ${js.rawKb.toFixed(1)} kB raw, ${js.gzipKb.toFixed(1)} kB gzipped`,
+  );
+
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: chromium.args,
+  });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    });
+    const cats = result.lhr.categories;
+    console.log("\n| category | score |\n|---|---:|");
+    for (const key of ["performance", "accessibility", "best-practices", "seo"]) {
+      console.log(`| ${cats[key].title} | ${Math.round((cats[key].score ?? 0) * 100)} |`);
+    }
+    const audits = result.lhr.audits;
+    for (const a of [
+      "first-contentful-paint",
+      "largest-contentful-paint",
+      "total-blocking-time",
+      "cumulative-layout-shift",
+    ]) {
+      console.log(`${audits[a].title}: ${audits[a].displayValue}`);
+    }
+    const failing = Object.values(audits).filter(
+      (a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === "binary",
+    );
+    if (failing.length) console.log(`\nfailing audits: ${failing.map((a) => a.id).join(", ")}`);
+  } finally {
+    chrome.kill();
+  }
 }
 
 async function main() {
@@ -73,45 +111,7 @@ async function main() {
   });
   try {
     await waitForHealth();
-    const url = `${BASE}${PAGE}`;
-    await fetch(url); // warm the route once
-    const js = await firstLoadJs(url);
-    console.log(
-      `first-load JS of ${PAGE}: ${js.scripts} scripts, ${js.rawKb.toFixed(1)} kB raw, ${js.gzipKb.toFixed(1)} kB gzipped`,
-    );
-
-    const chrome = await chromeLauncher.launch({
-      chromePath,
-      chromeFlags: chromium.args,
-    });
-    try {
-      const result = await lighthouse(url, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
-      });
-      const cats = result.lhr.categories;
-      console.log("\n| category | score |\n|---|---:|");
-      for (const key of ["performance", "accessibility", "best-practices", "seo"]) {
-        console.log(`| ${cats[key].title} | ${Math.round((cats[key].score ?? 0) * 100)} |`);
-      }
-      const audits = result.lhr.audits;
-      for (const a of [
-        "first-contentful-paint",
-        "largest-contentful-paint",
-        "total-blocking-time",
-        "cumulative-layout-shift",
-      ]) {
-        console.log(`${audits[a].title}: ${audits[a].displayValue}`);
-      }
-      const failing = Object.values(audits).filter(
-        (a) => a.score !== null && a.score < 0.9 && a.scoreDisplayMode === "binary",
-      );
-      if (failing.length) console.log(`\nfailing audits: ${failing.map((a) => a.id).join(", ")}`);
-    } finally {
-      chrome.kill();
-    }
+    for (const page of PAGES) await measure(page, chromePath);
   } finally {
     server.kill("SIGTERM");
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -42,11 +42,31 @@ export interface StartOptions extends ServiceOverrides {
   reuse?: { databaseUrl?: string; dataDir: string };
 }
 
+/** Whether a process of this machine still runs (a test file's worker that made a database). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 async function createDatabase(): Promise<string> {
   const name = `photofx_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
+    // A run killed mid-way (a timeout, Ctrl-C) cannot drop its databases: whoever comes next
+    // drops those whose process is gone, so the server does not fill up with them.
+    const { rows } = await admin.query<{ datname: string }>(
+      "select datname from pg_database where datname like 'photofx\\_t\\_%'",
+    );
+    for (const { datname } of rows) {
+      const pid = Number(/^photofx_t_(\d+)_[a-z0-9]+$/.exec(datname)?.[1]);
+      if (pid && !alive(pid))
+        await admin.query(`drop database if exists ${datname} with (force)`).catch(() => {});
+    }
     await admin.query(`create database ${name}`);
   } finally {
     await admin.end();

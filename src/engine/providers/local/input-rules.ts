@@ -1,5 +1,6 @@
 import { InputRefusal, type InputRules } from "@/core/ports/input-rules";
 import { ANY_ENGINE_INPUT_CHECKS, LOCAL_INPUT_CHECKS } from "../../effects/local";
+import { FREE_FORM_INPUT_CHECKS } from "../../shared/free-form-rules";
 import type { EnginePool } from "./pool";
 import type { RuleScope } from "./pool-worker";
 import { EngineError } from "@/core/ports/renderer";
@@ -28,7 +29,8 @@ export function poolInputRules(
   const scopeFor = (effectId: string): RuleScope | null => {
     const scope: RuleScope = plannedEngine(effectId) === LOCAL_PROVIDER_ID ? "local" : "anyEngine";
     const table = scope === "local" ? LOCAL_INPUT_CHECKS : ANY_ENGINE_INPUT_CHECKS;
-    return effectId in table ? scope : null;
+    // Free-form edits (the generic generate call) have their own rule whatever renders them.
+    return effectId in table || effectId in FREE_FORM_INPUT_CHECKS ? scope : null;
   };
   return {
     appliesTo: (effectId) => nsfwThreshold !== null || scopeFor(effectId) !== null,

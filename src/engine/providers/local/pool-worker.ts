@@ -6,6 +6,7 @@
  */
 import { engineDebugDelayMs } from "@/config/env";
 import { ANY_ENGINE_INPUT_CHECKS, LOCAL_INPUT_CHECKS } from "../../effects/local";
+import { FREE_FORM_INPUT_CHECKS } from "../../shared/free-form-rules";
 import { LocalProvider } from "./local-provider";
 import { explicitShare, nsfwScores } from "../../vision/nsfw";
 import { nsfwError } from "./safety";
@@ -45,7 +46,7 @@ export type RuleScope = "local" | "anyEngine";
 export async function check(request: RenderRequest & { rules?: RuleScope }): Promise<CheckAnswer> {
   try {
     const table = request.rules === "anyEngine" ? ANY_ENGINE_INPUT_CHECKS : LOCAL_INPUT_CHECKS;
-    await table[request.effectId]?.(request);
+    await (table[request.effectId] ?? FREE_FORM_INPUT_CHECKS[request.effectId])?.(request);
     return measured({ ok: true as const });
   } catch (err) {
     return measured(refusal(err));

@@ -112,6 +112,36 @@ describe("engine pool memory budget", () => {
   }, 60_000);
 });
 
+describe("engine pool process budget", () => {
+  const mirror = {
+    effectId: "inverted-face-filter",
+    route: "v1" as const,
+    images: [{ bytes: cat, mime: "image/png" }],
+    options: {},
+    prompt: "",
+    seed: 1,
+  };
+
+  it("retires threads holding models once the process passes its budget, and only then", async () => {
+    let rss = 500;
+    const pool = createEnginePool({ threads: 1, processBudgetMb: 600, processRssMb: () => rss });
+    try {
+      // The content screen loads the tfjs model (well over RECLAIMABLE_MB with the backend).
+      await pool.screen({ images: mirror.images, threshold: 0.7, kind: "input" });
+      expect(pool.generation).toBe(0);
+      rss = 700;
+      await pool.screen({ images: mirror.images, threshold: 0.7, kind: "input" });
+      expect(pool.generation).toBe(1);
+      // A fresh thread that loads no model (the mirror) is not retired however large the process.
+      const out = await pool.render(mirror);
+      expect(out).toMatchObject({ width: 451, height: 300 });
+      expect(pool.generation).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
+
 describe("engine threads under the server's Node flags", () => {
   it("start although the server runs with V8 flags a worker refuses (npm start's --max-semi-space-size)", async () => {
     const parent = [

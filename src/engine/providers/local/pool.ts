@@ -24,9 +24,25 @@ export interface EnginePoolOptions {
    * threads and lets the old ones finish what they hold. 0 keeps threads however large.
    */
   memoryBudgetMb?: number;
+  /**
+   * The process's resident memory (MB) above which the threads are retired after a task whose
+   * thread holds at least RECLAIMABLE_MB of models: the budget an operator reads in `ps`. The
+   * threads' models are the only large memory the server can give back. 0 turns it off.
+   */
+  processBudgetMb?: number;
+  /** The process's resident memory in MB (tests replace it). */
+  processRssMb?: () => number;
   /** Seconds an idle thread (and the models it loaded) is kept; none are started before use. */
   idleSeconds?: number;
 }
+
+/**
+ * A thread holding less than this (its heap with no model loaded is about 20-40 MB) is not
+ * retired for the process budget: replacing it would give little back and reload models.
+ */
+export const RECLAIMABLE_MB = 100;
+
+const processRssMb = () => process.memoryUsage.rss() / 1048576;
 
 /**
  * A piscina pool running src/engine/pool-worker.ts. Workers are TypeScript loaded through
@@ -48,7 +64,13 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
   /** Retires the current threads once a task reports a footprint over the budget. */
   const weigh = <T extends { footprintMb: number }>(answer: T): T => {
     const budget = opts.memoryBudgetMb ?? 0;
-    if (budget > 0 && answer.footprintMb > budget) {
+    const processBudget = opts.processBudgetMb ?? 0;
+    const threadOver = budget > 0 && answer.footprintMb > budget;
+    const processOver =
+      processBudget > 0 &&
+      answer.footprintMb >= RECLAIMABLE_MB &&
+      (opts.processRssMb ?? processRssMb)() > processBudget;
+    if (threadOver || processOver) {
       const old = pool;
       pool = start();
       generation++;
