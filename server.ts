@@ -7,6 +7,7 @@ import net from "node:net";
 import os from "node:os";
 import { EnvError, parseEnv } from "@/config/env";
 import { DataDirLockedError, lockDataDir } from "@/platform/data-dir-lock";
+import { loopbackRedirect } from "@/platform/canonical-host";
 import { isPagePath } from "@/platform/page-path";
 import { newNonce, pagePolicy, securityHeaders, storageOrigin } from "@/platform/security-headers";
 
@@ -85,11 +86,18 @@ async function main() {
   const headers = Object.entries(securityHeaders(env.appUrl));
   const policyConfig = { storageOrigin: storageOrigin(env), turnstile: Boolean(env.TURNSTILE_SITE_KEY), dev };
   const server = http.createServer((req, res) => {
+    let redirect: string | null;
     for (const [k, v] of headers) res.setHeader(k, v);
     if (req.url === "/api" || req.url?.startsWith("/api/")) {
       void api(req, res);
     } else if (!isPagePath(req.url ?? "")) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found");
+    } else if (
+      (req.method === "GET" || req.method === "HEAD") &&
+      (redirect = loopbackRedirect(env.appUrl, req.headers.host, req.url ?? "/"))
+    ) {
+      // 127.0.0.1 typed for a localhost APP_URL: sign-in would fail its origin check there.
+      res.writeHead(308, { location: redirect }).end();
     } else {
       // Pages restrict scripts to this response's nonce. Next.js finds the nonce in the
       // request's policy (set here, whatever the client sent) and puts it on its scripts.

@@ -7,14 +7,20 @@ import type { Services } from "@/platform/services";
 import type { ApiEnv } from "./context";
 import { HTTP_STATUS } from "./error-map";
 import { originCheck } from "./origin-check";
+import { accountRoutes } from "./routes/account";
+import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { billingRoutes, botcheckRoutes } from "./routes/billing";
 import { creditRoutes } from "./routes/credits";
+import { docsRoutes } from "./routes/docs";
 import { effectRoutes } from "./routes/effects";
 import { fileRoutes } from "./routes/files";
 import { generationRoutes } from "./routes/generation";
 import { healthRoutes } from "./routes/health";
+import { historyRoutes } from "./routes/history";
+import { imgCompatRoutes } from "./routes/img-compat";
 import { providerRoutes } from "./routes/providers";
+import { shareRoutes } from "./routes/share";
 import { uploadRoutes } from "./routes/upload";
 
 /** Largest body of a JSON request (a submit with 50 image URLs is about 110 KB). */
@@ -33,11 +39,13 @@ export function createApi(services: Services): Hono<ApiEnv> {
   app.use("*", async (c, next) => {
     await next();
     // After the handler: responses made elsewhere (better-auth's) get them too.
+    // A page served here (the API reference, routes/docs.ts) keeps its own, stricter policy.
+    const keep = (k: string) => k === "content-security-policy" && c.res.headers.has(k);
     try {
-      for (const [k, v] of headers) c.res.headers.set(k, v);
+      for (const [k, v] of headers) if (!keep(k)) c.res.headers.set(k, v);
     } catch {
       c.res = new Response(c.res.body, c.res);
-      for (const [k, v] of headers) c.res.headers.set(k, v);
+      for (const [k, v] of headers) if (!keep(k)) c.res.headers.set(k, v);
     }
   });
   app.use("*", async (c, next) => {
@@ -76,9 +84,15 @@ export function createApi(services: Services): Hono<ApiEnv> {
   app.route("/api", fileRoutes());
   app.route("/api", creditRoutes());
   app.route("/api/img", generationRoutes());
+  app.route("/api/img", imgCompatRoutes());
+  app.route("/api", docsRoutes());
   app.route("/api", billingRoutes());
   app.route("/api/botcheck", botcheckRoutes());
   app.route("/api", providerRoutes());
+  app.route("/api", accountRoutes());
+  app.route("/api", historyRoutes());
+  app.route("/api", shareRoutes());
+  app.route("/api/admin", adminRoutes());
 
   app.notFound((c) => c.json({ message: "Not found" }, 404));
   app.onError((err, c) => {

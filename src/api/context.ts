@@ -46,3 +46,12 @@ export async function rateLimit(
     );
   }
 }
+
+/** The request's JSON body, or a 400 saying it must be JSON. */
+export async function readJson(c: { req: { json(): Promise<unknown> } }): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch {
+    throw new AppError("BAD_REQUEST", "The request body must be JSON.");
+  }
+}

@@ -20,4 +20,8 @@ export const HTTP_STATUS: Record<AppErrorCode, ContentfulStatusCode> = {
   EFFECT_DISABLED: 409,
   /** Stripe's rule too: a key names one request; reused with another body it is refused. */
   IDEMPOTENCY_MISMATCH: 422,
+  /** The request is fine; the account's state (a live subscription) refuses it. */
+  ALREADY_SUBSCRIBED: 409,
+  /** POST /api/img/create (or a submit with Prefer: wait) past its wait: the tasks were refunded. */
+  TIMEOUT: 504,
 };

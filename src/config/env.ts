@@ -30,6 +30,25 @@ export const envSchema = z.object({
   SIGNUP_CREDITS: z.coerce.number().int().min(0).default(10),
   /** better-auth's per-IP rate limits on sign-in and sign-up (on in production). */
   AUTH_RATE_LIMIT: bool.optional(),
+  /** smtp://user:pass@host:587 or smtps://…: mail goes through that server; unset: the outbox DATA_DIR/mail. */
+  SMTP_URL: z
+    .string()
+    .max(2000)
+    .regex(/^smtps?:\/\/[^\s]+$/, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  /** Sender of every message: `Name <address>` or an address. */
+  MAIL_FROM: z
+    .string()
+    .max(320)
+    .regex(
+      /^(?:[^<>\r\n"]{0,200}<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/,
+      "an address, or a name and an address in angle brackets",
+    )
+    .default("photofx <no-reply@photofx.local>"),
+  /** required: e-mail/password accounts sign in only once their address is verified. Unset: required with SMTP_URL, else off. */
+  EMAIL_VERIFICATION: z.enum(["required", "off"]).optional(),
+  /** When the sign-up credits are granted. Unset: verified when EMAIL_VERIFICATION is required, else signup. */
+  SIGNUP_CREDITS_ON: z.enum(["verified", "signup"]).optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GITHUB_CLIENT_ID: z.string().min(1).optional(),
@@ -47,6 +66,11 @@ export const envSchema = z.object({
    * shrink) before it is replaced by a fresh one after its task; 0 never replaces threads.
    */
   ENGINE_THREAD_MEMORY_MB: z.coerce.number().int().min(0).default(300),
+  /**
+   * Resident memory (MB) of the process running the engine threads (the server, or a worker
+   * in scale-out) above which threads holding models are replaced after their task; 0 never.
+   */
+  ENGINE_PROCESS_MEMORY_MB: z.coerce.number().int().min(0).default(560),
   /** Seconds an idle engine thread (and its models) is kept before it exits. */
   ENGINE_IDLE_SECONDS: positiveInt.default(120),
   /**
@@ -137,6 +161,18 @@ export const envSchema = z.object({
   /** Seconds a signed file URL stays valid. */
   SIGNED_URL_TTL_SECONDS: positiveInt.default(3600),
   SUPPORT_EMAIL: z.email().default("support@photofx.local"),
+  /**
+   * Addresses whose accounts become admins of the console (/admin) at sign-in, comma-separated;
+   * only once the address is verified (src/core/admin/roles.ts).
+   */
+  ADMIN_EMAILS: z
+    .string()
+    .max(4000)
+    .refine(
+      (v) => v.split(",").every((s) => !s.trim() || z.email().safeParse(s.trim()).success),
+      "a comma-separated list of e-mail addresses",
+    )
+    .optional(),
   /** Prices of credit packs and plans (JSON, see src/config/pricing.ts); unset: the defaults there. */
   PRICING_JSON: z.string().optional(),
   /** Images per submit for subscribers (the free plan's cap is the spec's 2). */
@@ -203,6 +239,10 @@ export type Env = z.infer<typeof envSchema> & {
   dataDir: string;
   /** Resolved origin (APP_URL or http://localhost:PORT). */
   appUrl: string;
+  /** EMAIL_VERIFICATION resolved: required when SMTP_URL is set, unless set otherwise. */
+  emailVerification: "required" | "off";
+  /** SIGNUP_CREDITS_ON resolved: verified when verification is required, unless set otherwise. */
+  signupCreditsOn: "verified" | "signup";
 };
 
 export class EnvError extends Error {
@@ -233,10 +273,13 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
       throw new EnvError([`${a} / ${b}: set both or neither`]);
     }
   }
+  const emailVerification = env.EMAIL_VERIFICATION ?? (env.SMTP_URL ? "required" : "off");
   return {
     ...env,
     dataDir: path.resolve(env.DATA_DIR),
     appUrl: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    emailVerification,
+    signupCreditsOn: env.SIGNUP_CREDITS_ON ?? (emailVerification === "required" ? "verified" : "signup"),
   };
 }
 

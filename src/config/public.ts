@@ -7,8 +7,11 @@ import { getEnv } from "./env";
  */
 export interface PublicConfig {
   supportEmail: string;
+  /** Credits a new account gets (SIGNUP_CREDITS): the sign-up offer says it. */
+  signupCredits: number;
 }
 
 export function publicConfig(): PublicConfig {
-  return { supportEmail: getEnv().SUPPORT_EMAIL };
+  const env = getEnv();
+  return { supportEmail: env.SUPPORT_EMAIL, signupCredits: env.SIGNUP_CREDITS };
 }

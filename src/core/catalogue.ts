@@ -9,10 +9,11 @@ import { z } from "zod";
 
 import { EFFECT_DEFINITIONS } from "@/engine/effects/catalogue";
 import { EFFECT_CREDITS, IMAGE_TYPE_PREFIX } from "./catalogue-constants";
-import type { InputRule, OptionsForm } from "./effect-definition";
+import type { EffectCategory, InputRule, OptionsForm } from "./effect-definition";
 
 export * from "./catalogue-constants";
-export type { InputRule, OptionsForm } from "./effect-definition";
+export { EFFECT_CATEGORIES } from "./effect-definition";
+export type { EffectCategory, InputRule, OptionsForm } from "./effect-definition";
 
 export interface ExamplePair {
   /** Public path of the "before" image (under /examples). */
@@ -34,6 +35,8 @@ export interface Effect {
   isHot?: boolean;
   isNew?: boolean;
   tags: string[];
+  /** The list page's category (people, restore, art, fun). */
+  category: EffectCategory;
   /** Three before/after slots; filled by `npm run examples`. */
   examples: ExamplePair[];
   input: InputRule;
@@ -73,6 +76,7 @@ export const EFFECTS: readonly Effect[] = [...EFFECT_DEFINITIONS]
     ...(d.isHot ? { isHot: true } : {}),
     ...(d.isNew ? { isNew: true } : {}),
     tags: d.tags,
+    category: d.category,
     examples: [1, 2, 3].map((n) => ({
       before: `/examples/${d.id}/${n}-before.webp`,
       after: `/examples/${d.id}/${n}-after.webp`,

@@ -1,6 +1,6 @@
-import { and, desc, eq, gte, sql } from "drizzle-orm";
+import { and, desc, eq, gte, like, sql } from "drizzle-orm";
 import type { Db } from "./db";
-import { creditEntry, userBalance } from "./schema";
+import { checkoutSession, creditEntry, subscription, task, userBalance } from "./schema";
 
 /**
  * The credit ledger. Every movement is an append-only entry with a unique idempotency
@@ -13,13 +13,33 @@ type Tx = Pick<Db, "insert" | "update" | "select" | "execute">;
 
 export type CreditKind = "grant" | "charge" | "refund" | "purchase" | "adjustment";
 
+/**
+ * What an entry was for, as the account page names it (in the reader's language): read from
+ * its idempotency key, which each writer of the ledger gives a fixed prefix.
+ */
+export type LedgerSource = "welcome" | "generation" | "refund" | "pack" | "subscription" | "other";
+
+const SOURCE_BY_KEY_PREFIX: Record<string, LedgerSource> = {
+  signup: "welcome",
+  charge: "generation",
+  refund: "refund",
+  purchase: "pack",
+  "plan-credits": "subscription",
+};
+
 export interface LedgerEntry {
   id: number;
   amount: number;
   kind: string;
   taskId: string | null;
+  /** The writer's English note (kept for operators; the page shows `source` and ids instead). */
   note: string | null;
   createdAt: Date;
+  source: LedgerSource;
+  /** The effect a charge or refund paid for (the task's). */
+  effectId: string | null;
+  /** The pack bought, or the plan whose monthly credits these are, when known. */
+  productId: string | null;
 }
 
 async function ensureBalanceRow(tx: Tx, userId: string): Promise<void> {
@@ -111,9 +131,13 @@ export async function ledgerSum(db: Tx, userId: string): Promise<number> {
   return Number(rows[0]?.sum ?? 0);
 }
 
-/** Newest entries first, for the account page. */
+/**
+ * Newest entries first, for the account page, each with what it was for: the effect of a
+ * charge or refund (its task), the pack of a purchase (its checkout), the plan of monthly
+ * credits (the user's subscription).
+ */
 export async function listLedger(db: Db, userId: string, limit = 100): Promise<LedgerEntry[]> {
-  return db
+  const rows = await db
     .select({
       id: creditEntry.id,
       amount: creditEntry.amount,
@@ -121,11 +145,36 @@ export async function listLedger(db: Db, userId: string, limit = 100): Promise<L
       taskId: creditEntry.taskId,
       note: creditEntry.note,
       createdAt: creditEntry.createdAt,
+      key: creditEntry.idempotencyKey,
+      effectId: task.effectId,
+      packId: checkoutSession.productId,
+      planId: subscription.planId,
     })
     .from(creditEntry)
+    .leftJoin(task, and(eq(task.id, creditEntry.taskId), eq(task.userId, creditEntry.userId)))
+    .leftJoin(
+      checkoutSession,
+      and(
+        eq(creditEntry.idempotencyKey, sql`'purchase:' || ${checkoutSession.id}`),
+        eq(checkoutSession.userId, creditEntry.userId),
+      ),
+    )
+    .leftJoin(
+      subscription,
+      and(eq(subscription.userId, creditEntry.userId), like(creditEntry.idempotencyKey, "plan-credits:%")),
+    )
     .where(eq(creditEntry.userId, userId))
     .orderBy(desc(creditEntry.createdAt), desc(creditEntry.id))
     .limit(limit);
+  return rows.map(({ key, packId, planId, effectId, ...entry }) => {
+    const source = SOURCE_BY_KEY_PREFIX[key.split(":")[0]!] ?? "other";
+    return {
+      ...entry,
+      source,
+      effectId: source === "generation" || source === "refund" ? effectId : null,
+      productId: source === "pack" ? packId : source === "subscription" ? planId : null,
+    };
+  });
 }
 
 /** The starting grant of a new account; safe to call any number of times. */

@@ -13,6 +13,10 @@ import type { z } from "zod";
  */
 export type InputRule = { mode: "each" } | { mode: "together"; min: number; max: number; describe: string };
 
+/** The list page's categories, in the order its chips show them: every effect is in exactly one. */
+export const EFFECT_CATEGORIES = ["people", "restore", "art", "fun"] as const;
+export type EffectCategory = (typeof EFFECT_CATEGORIES)[number];
+
 /** Which option controls the form shows (the effect's options schema validates them). */
 export type OptionsForm = "none" | "outpaintEdges" | "rightsConfirmed" | "adultConsent";
 
@@ -24,6 +28,8 @@ export interface EffectDefinition {
   /** English title; localized copy lives in src/i18n/effect-copy/<locale>/<id>.json. */
   title: string;
   tags: string[];
+  /** Where the list page files it: people, restore (restore and fix), art (art styles), fun. */
+  category: EffectCategory;
   isHot?: boolean;
   isNew?: boolean;
   /** Default: one task per image. */

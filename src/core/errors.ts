@@ -19,7 +19,11 @@ export type AppErrorCode =
   | "UNAVAILABLE"
   | "EFFECT_DISABLED"
   /** An Idempotency-Key used again with a different request. */
-  | "IDEMPOTENCY_MISMATCH";
+  | "IDEMPOTENCY_MISMATCH"
+  /** A subscription to a plan the user already has (or one that is still being paid). */
+  | "ALREADY_SUBSCRIBED"
+  /** An immediate generate call whose images were not ready in time (refunded). */
+  | "TIMEOUT";
 
 /**
  * A message the client can show in the user's language: `key` names an entry of the

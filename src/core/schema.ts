@@ -31,6 +31,10 @@ export const user = pgTable("user", {
   image: text("image"),
   createdAt: ts("created_at").notNull().defaultNow(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
+  /** "user" or "admin" (the console at /admin; ADMIN_EMAILS grants it to verified addresses). */
+  role: text("role").notNull().default("user"),
+  /** Set while an operator has suspended the account: sign-in is refused (src/core/admin/users.ts). */
+  suspendedAt: ts("suspended_at"),
 });
 
 export const session = pgTable(
@@ -108,9 +112,11 @@ export const creditEntry = pgTable(
   "credit_entry",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    /**
+     * The account's id; after the account is deleted, an opaque tombstone (`deleted_…`): the
+     * ledger outlives the account for accounting and fraud checks (ADR 016), so no foreign key.
+     */
+    userId: text("user_id").notNull(),
     /** Positive adds credits, negative spends them. */
     amount: integer("amount").notNull(),
     /** grant | charge | refund | purchase | adjustment */
@@ -140,11 +146,20 @@ export const upload = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     /** Set when the stored original has been deleted (task ended, or never used). */
     deletedAt: ts("deleted_at"),
+    /**
+     * Kept until then after its task ended ("Keep my original photos for 30 days", ADR 016):
+     * nothing deletes it before; the originals sweep deletes it after.
+     */
+    keepUntil: ts("keep_until"),
   },
   (t) => [
     index("upload_live_idx")
       .on(t.createdAt)
       .where(sql`${t.deletedAt} is null`),
+    index("upload_user_idx").on(t.userId),
+    index("upload_kept_idx")
+      .on(t.keepUntil)
+      .where(sql`${t.deletedAt} is null and ${t.keepUntil} is not null`),
   ],
 );
 
@@ -160,7 +175,11 @@ export const task = pgTable(
       .references(() => user.id, { onDelete: "cascade" }),
     effectId: text("effect_id").notNull(),
     imageType: text("image_type").notNull(),
-    /** Which submit route created it: "v1" (nano-banana) or "v2" (nano-banana-v2). */
+    /**
+     * Which submit route created it: "v1" (nano-banana), "v2" (nano-banana-v2), or a route of the
+     * generic generate call ("create", "create-v2", "flux-kontext-v2", "flux-kontext-dev-v2"),
+     * suffixed ":v1"/":v2" when the caller chose the model (core/free-form.ts#routeTier).
+     */
     route: text("route").notNull(),
     prompt: text("prompt").notNull().default(""),
     options: jsonb("options").$type<Record<string, unknown>>().notNull().default({}),
@@ -175,10 +194,14 @@ export const task = pgTable(
     idempotencyKey: text("idempotency_key"),
     /** Fingerprint of the request: one active task per fingerprint (double-click guard). */
     dedupeKey: text("dedupe_key").notNull(),
+    /** The submit that made it: every task of one submit shares it (null before batches existed). */
+    batchId: text("batch_id"),
     createdAt: ts("created_at").notNull().defaultNow(),
     startedAt: ts("started_at"),
     finishedAt: ts("finished_at"),
     deadlineAt: ts("deadline_at").notNull(),
+    /** The engine that rendered it (or last failed it), when known: the console's engine figures. */
+    provider: text("provider"),
   },
   (t) => [
     check("task_state_valid", sql`${t.state} in ('queued','running','succeeded','failed')`),
@@ -192,6 +215,10 @@ export const task = pgTable(
       .on(t.deadlineAt)
       .where(sql`${t.state} in ('queued','running')`),
     index("task_user_created_idx").on(t.userId, t.createdAt),
+    index("task_user_batch_idx")
+      .on(t.userId, t.batchId)
+      .where(sql`${t.batchId} is not null`),
+    index("task_created_idx").on(t.createdAt),
   ],
 );
 
@@ -235,6 +262,32 @@ export const image = pgTable(
   (t) => [index("image_user_created_idx").on(t.userId, t.createdAt)],
 );
 
+/**
+ * Public links to one result, made by its owner (opt-in per result) and revocable. The token
+ * is the capability (192 random bits); a revoked link stays as a row so it never works again.
+ * Deleting the result deletes its links.
+ */
+export const shareLink = pgTable(
+  "share_link",
+  {
+    token: text("token").primaryKey(),
+    imageId: text("image_id")
+      .notNull()
+      .references(() => image.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [
+    index("share_link_image_idx").on(t.imageId),
+    uniqueIndex("share_link_active_uq")
+      .on(t.imageId)
+      .where(sql`${t.revokedAt} is null`),
+  ],
+);
+
 // ---- plans, purchases, bot-check -----------------------------------------------------
 
 /** A user's subscription. Subscribed while `currentPeriodEnd` is in the future. */
@@ -250,8 +303,40 @@ export const subscription = pgTable("subscription", {
   provider: text("provider").notNull(),
   providerCustomerId: text("provider_customer_id"),
   providerSubscriptionId: text("provider_subscription_id").unique(),
+  /** Cancelled by its owner: the plan stays until `currentPeriodEnd`, then lapses (no renewal). */
+  cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+  /** Time of the provider's last subscription-updated event applied (older ones are ignored). */
+  providerEventAt: ts("provider_event_at"),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
+
+/**
+ * A second subscription to a plan the user already had (two checkouts raced): it is not
+ * applied; the provider is asked to cancel it now and refund what it took (`settledAt` once
+ * done, retried from each later webhook until then). Kept as the operator's record.
+ */
+export const refusedSubscription = pgTable(
+  "refused_subscription",
+  {
+    /** `{provider}:{providerSubscriptionId}` */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    planId: text("plan_id").notNull(),
+    provider: text("provider").notNull(),
+    providerSubscriptionId: text("provider_subscription_id").notNull(),
+    checkoutId: text("checkout_id"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** Cancelled and refunded at the provider; null: still to do. */
+    settledAt: ts("settled_at"),
+  },
+  (t) => [
+    index("refused_subscription_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.settledAt} is null`),
+  ],
+);
 
 /** One checkout a user started (a pack or a plan), in the test checkout or Stripe. */
 export const checkoutSession = pgTable(
@@ -306,3 +391,45 @@ export const effectSetting = pgTable("effect_setting", {
   updatedBy: text("updated_by").notNull(),
   updatedAt: ts("updated_at").notNull().defaultNow(),
 });
+
+// ---- privacy -------------------------------------------------------------------------
+
+/** A user's privacy choices (ADR 016). No row: the defaults (originals are not kept). */
+export const userPreference = pgTable("user_preference", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  /** "Keep my original photos for 30 days": a task's originals outlive it by 30 days. */
+  keepOriginals: boolean("keep_originals").notNull().default(false),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+// ---- admin console -----------------------------------------------------------------
+
+/**
+ * Every operator action of the console (src/core/admin/audit.ts): who, what, when, the state
+ * before and after. Append-only: the application only inserts (a deleted account's personal
+ * data is replaced by its tombstone, ADR 016). No foreign keys: rows outlive the accounts.
+ */
+export const adminAudit = pgTable(
+  "admin_audit",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    actorId: text("actor_id").notNull(),
+    actorEmail: text("actor_email"),
+    /** e.g. credits.grant, user.suspend, task.refund, effect.update, user.role */
+    action: text("action").notNull(),
+    /** user | task | effect */
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    before: jsonb("before").$type<Record<string, unknown> | null>(),
+    after: jsonb("after").$type<Record<string, unknown> | null>(),
+    reason: text("reason"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("admin_audit_created_idx").on(t.createdAt),
+    index("admin_audit_target_idx").on(t.targetType, t.targetId),
+    index("admin_audit_actor_idx").on(t.actorId),
+  ],
+);

@@ -68,13 +68,21 @@ export interface SubmitDeps {
 
 export interface SubmitInput {
   userId: string;
-  route: "v1" | "v2";
+  /**
+   * Which route made the task (stored with it): "v1" (nano-banana), "v2" (nano-banana-v2), or
+   * a route of the generic generate call (`TASK_ROUTES` in generate.ts); it chooses the model tier.
+   */
+  route: string;
   payload: unknown;
   /** Idempotency-Key header, if the client sent one. */
   idempotencyKey?: string;
   /** The caller's address and the host it asked for (passed to the bot-check). */
   ip?: string;
   hostname?: string;
+  /** The engine seed (a re-run of a result uses its seed); new tasks get a random one. */
+  seed?: number;
+  /** Images per photo (group): the generic generate call's num_images x batchSize (default 1). */
+  copies?: number;
 }
 
 const PG_UNIQUE_VIOLATION = "23505";
@@ -162,19 +170,90 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
     });
   }
 
-  const groups = planTasks(effect, uploadIds);
+  return createTasks(deps, input, {
+    effectId: effect.id,
+    imageType: effect.imageType,
+    title: effect.title,
+    credits: effect.credits,
+    prompt,
+    options: options.data,
+    groups: planTasks(effect, uploadIds),
+    uploadIds,
+    token: body.turnstileToken ?? null,
+    ...(input.copies !== undefined ? { copies: input.copies, fingerprintExtra: input.seed ?? null } : {}),
+  });
+}
+
+/**
+ * What one submit makes, once its payload is understood: one task per group of upload ids
+ * (a group may be empty: text-to-image), `copies` times each (the generic generate call's
+ * num_images), each charged `credits`.
+ */
+export interface TaskPlan {
+  effectId: string;
+  imageType: string;
+  /** The ledger's label of each charge and refund. */
+  title: string;
+  credits: number;
+  prompt: string;
+  options: Record<string, unknown>;
+  groups: string[][];
+  /** Every upload the request names (the plan cap counts them). */
+  uploadIds: string[];
+  /** The bot-check token (free users). */
+  token: string | null;
+  /** Each group is rendered this many times (default 1), with seeds `seed`, `seed + 1`… */
+  copies?: number;
+  /** The caller's seed (default: random per task, or the input's seed). */
+  seed?: number;
+  /** Beyond the request's own fields, what makes two requests different (the model tier…). */
+  fingerprintExtra?: unknown;
+}
+
+/**
+ * Creates the tasks of a plan: repeats answer with their tasks, then the submit gate (plan
+ * cap, bot-check), the uploads (the caller's, still live), the input rules and content
+ * screen, and one transaction that charges each task and inserts it; then they are
+ * enqueued. Refusals write and charge nothing.
+ */
+export async function createTasks(
+  deps: SubmitDeps,
+  input: Omit<SubmitInput, "payload" | "copies">,
+  plan: TaskPlan,
+): Promise<{ taskIds: string[] }> {
+  const { prompt, groups, uploadIds } = plan;
+  const copies = plan.copies ?? 1;
+  const effect = { id: plan.effectId, imageType: plan.imageType, title: plan.title, credits: plan.credits };
+  const options = { data: plan.options };
+  const body = { turnstileToken: plan.token };
+  const seedBase = plan.seed ?? input.seed;
 
   const idemBase = input.idempotencyKey?.trim() || null;
   const fingerprintBase = createHash("sha256")
-    .update(JSON.stringify([input.route, effect.id, prompt, options.data, groups]))
+    .update(
+      JSON.stringify([
+        input.route,
+        effect.id,
+        prompt,
+        options.data,
+        groups,
+        ...(copies > 1 || plan.seed !== undefined || plan.fingerprintExtra !== undefined
+          ? [copies, plan.seed ?? null, plan.fingerprintExtra ?? null]
+          : []),
+      ]),
+    )
     .digest("base64url");
 
-  const planned = groups.map((group, i) => ({
-    id: newId(),
-    group,
-    idempotencyKey: idemBase ? `${idemBase}#${i}` : null,
-    dedupeKey: `${fingerprintBase}#${i}`,
-  }));
+  const planned = groups
+    .flatMap((group) => Array.from({ length: copies }, (_, copy) => ({ group, copy })))
+    .map(({ group, copy }, i) => ({
+      id: newId(),
+      group,
+      // Copies of one request differ by seed; a given seed is kept for the first copy.
+      seed: seedBase === undefined ? newSeed() : (seedBase + copy) % 2 ** 31,
+      idempotencyKey: idemBase ? `${idemBase}#${i}` : null,
+      dedupeKey: `${fingerprintBase}#${i}`,
+    }));
 
   const findExisting = async () => {
     const ids: string[] = [];
@@ -220,7 +299,7 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
   await deps.gate.check({
     userId: input.userId,
     imageCount: uploadIds.length,
-    token: body.turnstileToken ?? null,
+    token: body.turnstileToken,
     ip: input.ip,
     hostname: input.hostname,
   });
@@ -229,6 +308,7 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
   if (own.missing.length) throw uploadGone();
   if (deps.inputRules.appliesTo(effect.id)) {
     for (const group of groups) {
+      if (!group.length) continue;
       const { images, missing } = await loadUploads(deps, group, { ownerId: input.userId, read: true });
       if (missing.length) throw uploadGone();
       try {
@@ -247,6 +327,8 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
   if (meanwhile) return { taskIds: meanwhile };
 
   const totalCredits = effect.credits * planned.length;
+  // The tasks of one submit are one batch (its results download together as a ZIP).
+  const batchId = newId();
   const deadlineAt = new Date(Date.now() + deps.taskTimeoutSeconds * 1000);
   try {
     await deps.db.transaction(async (tx) => {
@@ -272,16 +354,18 @@ export async function submitGeneration(deps: SubmitDeps, input: SubmitInput): Pr
           route: input.route,
           prompt,
           options: options.data,
-          seed: newSeed(),
+          seed: p.seed,
           state: "queued",
           credits: effect.credits,
           idempotencyKey: p.idempotencyKey,
           dedupeKey: p.dedupeKey,
+          batchId,
           deadlineAt,
         });
-        await tx
-          .insert(taskInput)
-          .values(p.group.map((uploadId, position) => ({ taskId: p.id, position, uploadId })));
+        if (p.group.length)
+          await tx
+            .insert(taskInput)
+            .values(p.group.map((uploadId, position) => ({ taskId: p.id, position, uploadId })));
       }
     });
   } catch (err) {

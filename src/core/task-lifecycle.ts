@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { getEffect } from "./catalogue";
+import { FREE_FORM_TITLE, routeTier } from "./free-form";
 import { addCreditsTx } from "./credits";
 import type { Db } from "./db";
 import { Messages } from "./errors";
@@ -11,7 +12,8 @@ import type { ObjectStorage } from "./ports/storage";
 import type { TaskEvent, TaskEventBus } from "./ports/task-events";
 import { image, task, taskInput } from "./schema";
 import { imagePath } from "./task-status";
-import { deleteOriginalsIfUnused, loadUploads, uploadPath } from "./uploads";
+import { releaseOriginals } from "./originals";
+import { loadUploads, uploadPath } from "./uploads";
 
 /**
  * The task lifecycle: queued -> running -> succeeded | failed. Every transition is a
@@ -98,11 +100,19 @@ export async function failTask(
   deps: Pick<TaskDeps, "db" | "storage" | "events" | "metrics">,
   taskId: string,
   reason: FailReason,
+  /** The engine that failed it, when known (the admin console's per-engine figures). */
+  provider?: string,
 ): Promise<boolean> {
   const failed = await deps.db.transaction(async (tx) => {
     const rows = await tx
       .update(task)
-      .set({ state: "failed", failedReason: reason.text, failedCode: reason.code, finishedAt: new Date() })
+      .set({
+        state: "failed",
+        failedReason: reason.text,
+        failedCode: reason.code,
+        finishedAt: new Date(),
+        ...(provider ? { provider } : {}),
+      })
       .where(and(eq(task.id, taskId), inArray(task.state, ["queued", "running"])))
       .returning({
         userId: task.userId,
@@ -119,7 +129,7 @@ export async function failTask(
       kind: "refund",
       key: `refund:${taskId}`,
       taskId,
-      note: getEffect(row.effectId)?.title ?? row.effectId,
+      note: getEffect(row.effectId)?.title ?? FREE_FORM_TITLE[row.effectId] ?? row.effectId,
     });
     return row;
   });
@@ -128,7 +138,7 @@ export async function failTask(
   deps.metrics?.taskFinished(failed.effectId, "failed", (Date.now() - began) / 1000, reason.code);
   deps.metrics?.creditsRefunded(failed.credits);
   // Originals go before the news: whoever hears "failed" finds them already deleted.
-  await deleteOriginalsIfUnused(deps, await inputUploadIds(deps.db, taskId));
+  await releaseOriginals(deps, await inputUploadIds(deps.db, taskId));
   await publish(deps, {
     taskId,
     userId: failed.userId,
@@ -201,7 +211,7 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
     result = await deps.renderer.render(
       {
         effectId: t.effectId,
-        route: t.route === "v2" ? "v2" : "v1",
+        route: routeTier(t.route),
         images,
         options: t.options,
         prompt: t.prompt,
@@ -218,7 +228,8 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
         ? { code: engineError.code, text: `${engineError.reason} Your credits have been refunded.` }
         : TaskReasons.internal;
     if (!engineError) deps.log?.("task render crashed", { taskId, err: String(err) });
-    await failTask(deps, taskId, reason);
+    const failedBy = engineError?.engineId ?? (deps.renderer.id === "router" ? undefined : deps.renderer.id);
+    await failTask(deps, taskId, reason, failedBy);
     return;
   } finally {
     clearTimeout(timer);
@@ -234,7 +245,7 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
   const won = await deps.db.transaction(async (tx) => {
     const rows = await tx
       .update(task)
-      .set({ state: "succeeded", finishedAt: new Date() })
+      .set({ state: "succeeded", finishedAt: new Date(), provider: result.provider })
       .where(and(eq(task.id, taskId), eq(task.state, "running")))
       .returning({ id: task.id });
     if (!rows[0]) return false;
@@ -260,7 +271,7 @@ async function runClaimed(deps: TaskDeps, taskId: string, redelivered: boolean):
     return;
   }
   // Originals go before the news: whoever hears "succeeded" finds them already deleted.
-  await deleteOriginalsIfUnused(deps, uploadIds);
+  await releaseOriginals(deps, uploadIds);
   await publish(deps, {
     taskId,
     userId: t.userId,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Db } from "./db";
 import { task, taskInput, upload } from "./schema";
 import type { ImageSanitizer } from "./ports/image-sanitizer";
@@ -23,7 +23,9 @@ const UPLOAD_PATH = /^\/api\/uploads\/([A-Za-z0-9]{10,64})$/;
 /**
  * Stores one uploaded image for its owner. The type is decided by content, EXIF
  * orientation applied and metadata stripped; refusals use the spec's message with the
- * specific reason in `details.reason`. Nothing is stored for a refused file.
+ * specific reason in `details.reason`. Nothing is stored for a refused file. A HEIC/HEIF
+ * photo is stored converted (JPEG, or PNG with transparency): the answer's `mime`, `width`
+ * and `height` are the stored image's.
  */
 export async function createUpload(
   deps: UploadDeps,
@@ -168,9 +170,13 @@ export async function locateUpload(
   return { storageKey: row.storageKey, mime: row.mime };
 }
 
+/** Not kept by the owner's "keep my originals" choice, or kept no longer (src/core/originals.ts). */
+const notKept = () => or(isNull(upload.keepUntil), lte(upload.keepUntil, new Date()));
+
 /**
  * Deletes the stored originals of these uploads unless an unfinished task still needs
- * them. Safe to repeat. Returns how many originals were deleted now.
+ * them or their owner keeps them (until `keepUntil`). Safe to repeat. Returns how many
+ * originals were deleted now.
  */
 export async function deleteOriginalsIfUnused(
   deps: Pick<UploadDeps, "db" | "storage">,
@@ -186,7 +192,7 @@ export async function deleteOriginalsIfUnused(
   const rows = await deps.db
     .select({ id: upload.id, storageKey: upload.storageKey })
     .from(upload)
-    .where(and(inArray(upload.id, uploadIds), isNull(upload.deletedAt)));
+    .where(and(inArray(upload.id, uploadIds), isNull(upload.deletedAt), notKept()));
   let deleted = 0;
   for (const row of rows) {
     if (keep.has(row.id)) continue;
@@ -206,7 +212,7 @@ export async function sweepStaleUploads(
   const stale = await deps.db
     .select({ id: upload.id })
     .from(upload)
-    .where(and(isNull(upload.deletedAt), lt(upload.createdAt, olderThan)))
+    .where(and(isNull(upload.deletedAt), lt(upload.createdAt, olderThan), notKept()))
     .limit(500);
   return deleteOriginalsIfUnused(
     deps,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FREE_FORM_IDS } from "@/core/free-form";
 import { EFFECTS, MOOD_PROMPT_MAX } from "@/core/catalogue";
 import { buildPrompt, nearestAspectRatio, PROMPT_TABLE, sanitizeMood } from "./prompts";
 
@@ -7,7 +8,8 @@ const build = (effectId: string, extra: Partial<Parameters<typeof buildPrompt>[0
 
 describe("prompt table", () => {
   it("has exactly one prompt per catalogue effect, keyed by effect id", () => {
-    expect(Object.keys(PROMPT_TABLE).sort()).toEqual(EFFECTS.map((e) => e.id).sort());
+    // Plus the generic generate call's free-form rows (src/engine/free-form-prompt.ts).
+    expect(Object.keys(PROMPT_TABLE).sort()).toEqual([...EFFECTS.map((e) => e.id), ...FREE_FORM_IDS].sort());
     for (const e of EFFECTS) expect(PROMPT_TABLE[e.id]!.instruction.length, e.id).toBeGreaterThan(150);
   });
 

@@ -2,6 +2,7 @@ import { getEffect, MOOD_PROMPT_MAX } from "@/core/catalogue";
 import { EngineError } from "@/core/ports/renderer";
 import { EFFECT_PROMPTS } from "./effects/prompts";
 import { NO_TEXT, type AspectRatio, type EffectPrompt, type PromptInput } from "./shared/prompt-kit";
+import { freeFormPrompt, FREE_FORM_PROMPTS } from "./free-form-prompt";
 
 /**
  * The server-only prompt table (the spec's "Prompt table"): what a hosted image model is
@@ -17,8 +18,11 @@ import { NO_TEXT, type AspectRatio, type EffectPrompt, type PromptInput } from "
 
 export { ASPECT_RATIOS, nearestAspectRatio, type AspectRatio, type PromptInput } from "./shared/prompt-kit";
 
-/** The prompt table, by effect id. */
-export const PROMPT_TABLE: Readonly<Record<string, EffectPrompt>> = EFFECT_PROMPTS;
+/** The prompt table, by effect id (and the free-form ids of the generic generate call). */
+export const PROMPT_TABLE: Readonly<Record<string, EffectPrompt>> = {
+  ...EFFECT_PROMPTS,
+  ...FREE_FORM_PROMPTS,
+};
 
 /** What a provider sends: the prompt text and, if the effect implies one, the output shape. */
 export interface BuiltPrompt {
@@ -31,6 +35,8 @@ export interface BuiltPrompt {
  * sentence and the user's mood note. Throws EngineError for an effect without a prompt.
  */
 export function buildPrompt(input: PromptInput): BuiltPrompt {
+  // The generic generate call's free-form instruction is the prompt itself (free-form-prompt.ts).
+  if (input.effectId in FREE_FORM_PROMPTS) return freeFormPrompt(input);
   const row = PROMPT_TABLE[input.effectId];
   if (!row) throw new EngineError(`The "${input.effectId}" effect is not available on the hosted engine.`);
   const parts = [row.instruction];

@@ -3,6 +3,7 @@ import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
+import { gridDeclaring, heicDeclaring, heicFixture } from "../../tests/fixtures/heic/declare";
 import { sanitizeUpload, UploadRejectedError } from "./sanitize-upload";
 
 const PHOTOS = path.resolve(__dirname, "../../tests/fixtures/photos");
@@ -59,7 +60,7 @@ function hasGpsIfd(exif: Buffer | undefined): boolean {
 describe("sanitizeUpload refuses", () => {
   it("text", async () => {
     const err = await rejection(sanitizeUpload(Buffer.from("hello"), opts));
-    expect(err.reason).toBe("The file is not a PNG, JPEG or WebP image");
+    expect(err.reason).toBe("The file is not a PNG, JPEG or WebP image, nor a HEIC photo");
   });
 
   it("SVG, even a well-formed one", async () => {
@@ -182,5 +183,85 @@ describe("sanitizeUpload cleans", () => {
     const png = await photo("object-coffee.png");
     const hybrid = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff]), png]);
     await rejection(sanitizeUpload(hybrid, opts));
+  });
+});
+
+describe("sanitizeUpload converts HEIC (iPhone photos)", () => {
+  /** Mean absolute difference per channel between two equally sized images. */
+  async function difference(a: Buffer, b: Buffer, width: number, height: number): Promise<number> {
+    const raw = (x: Buffer) => sharp(x).resize(width, height, { fit: "fill" }).removeAlpha().raw().toBuffer();
+    const [pa, pb] = await Promise.all([raw(a), raw(b)]);
+    let sum = 0;
+    for (let i = 0; i < pa.length; i++) sum += Math.abs(pa[i]! - pb[i]!);
+    return sum / pa.length;
+  }
+
+  it("a tiled (grid) HEIC stored sideways with irot: an upright JPEG, EXIF and GPS gone", async () => {
+    const heic = heicFixture("portrait-grid-rotated");
+    expect(heic.includes(Buffer.from("MM\0*", "latin1"))).toBe(true); // it carries EXIF (with GPS)
+    const out = await sanitizeUpload(heic, opts);
+    expect(out.mime).toBe("image/jpeg");
+    expect([out.width, out.height]).toEqual([750, 1000]); // the 1000x750 tiles, turned upright
+    const meta = await sharp(out.bytes).metadata();
+    expect(meta.format).toBe("jpeg");
+    expect([meta.width, meta.height]).toEqual([750, 1000]);
+    expect(meta.exif).toBeUndefined();
+    expect(meta.orientation).toBeUndefined();
+    // Same picture as the upright crop it was made from; the unturned one is far off.
+    const upright = await sharp(await photo("portrait-male-1.jpg"))
+      .extract({ left: 125, top: 0, width: 750, height: 1000 })
+      .toBuffer();
+    expect(await difference(out.bytes, upright, 150, 200)).toBeLessThan(6);
+    const upsideDown = await sharp(upright).rotate(180).toBuffer();
+    expect(await difference(out.bytes, upsideDown, 150, 200)).toBeGreaterThan(20);
+  });
+
+  it("a Display P3 HEIC comes out in sRGB (colours match the source)", async () => {
+    const out = await sanitizeUpload(heicFixture("portrait-plain"), opts);
+    expect([out.mime, out.width, out.height]).toEqual(["image/jpeg", 480, 480]);
+    const source = await sharp(await photo("portrait-male-1.jpg"))
+      .resize(480, 480)
+      .toBuffer();
+    // Read without its profile the P3 pixels differ by about 5 levels; converted, about 2.
+    expect(await difference(out.bytes, source, 480, 480)).toBeLessThan(3.5);
+    expect((await sharp(out.bytes).metadata()).icc).toBeUndefined();
+  });
+
+  it("a HEIC with transparency becomes a PNG that keeps it", async () => {
+    const out = await sanitizeUpload(heicFixture("cutout-alpha"), opts);
+    expect([out.mime, out.width, out.height]).toEqual(["image/png", 160, 160]);
+    const { data, info } = await sharp(out.bytes).raw().toBuffer({ resolveWithObject: true });
+    expect(info.channels).toBe(4);
+    expect(data[3]).toBeLessThan(10); // corner: transparent
+    expect(data[(80 * 160 + 80) * 4 + 3]).toBeGreaterThan(245); // centre: opaque
+  });
+
+  it("refuses a HEIC declaring 20000x20000 from its header, without decoding", async () => {
+    const t0 = performance.now();
+    const err = await rejection(sanitizeUpload(heicDeclaring(20_000, 20_000), opts));
+    expect(err.reason).toBe("The image is too large: 400000000 pixels (limit 40000000)");
+    expect(performance.now() - t0).toBeLessThan(3000); // a decode of 400 MP would take minutes
+  });
+
+  it("refuses a grid whose tiles would assemble past the limit, though its ispe is small", async () => {
+    // Under libheif's default ceiling (2^30 pixels); refused before any tile is assembled.
+    const t0 = performance.now();
+    const err = await rejection(sanitizeUpload(gridDeclaring(20_000, 20_000), opts));
+    expect(err.reason).toBe("The image is damaged or incomplete");
+    expect(performance.now() - t0).toBeLessThan(3000);
+  });
+
+  it("refuses garbage behind a HEIC header, a truncated HEIC and an AVIF", async () => {
+    const garbage = Buffer.concat([heicFixture("portrait-plain").subarray(0, 32), Buffer.alloc(4000, 7)]);
+    expect((await rejection(sanitizeUpload(garbage, opts))).reason).toBe(
+      "The image is damaged or incomplete",
+    );
+    const plain = heicFixture("portrait-plain");
+    const cut = plain.subarray(0, Math.floor(plain.length * 0.6));
+    expect((await rejection(sanitizeUpload(cut, opts))).reason).toBe("The image is damaged or incomplete");
+    const avif = await sharp(await photo("object-coffee.png"))
+      .avif()
+      .toBuffer();
+    expect((await rejection(sanitizeUpload(avif, opts))).reason).toMatch(/not a PNG, JPEG or WebP/);
   });
 });

@@ -1,4 +1,5 @@
 import sharp, { type Metadata } from "sharp";
+import { decodeHeif, HeifDecodeError, pngWithProfile } from "./heif-decode";
 
 /**
  * Upload sanitizing: the single gate every user-supplied image passes before it is stored
@@ -7,13 +8,17 @@ import sharp, { type Metadata } from "sharp";
  * chosen by the client. Re-encoding from decoded pixels is what strips metadata: nothing of
  * the original container (EXIF with GPS, XMP, comments, trailing data, polyglot payloads)
  * survives, only pixels.
+ *
+ * HEIC/HEIF (iPhone photos, tiled grids included) is accepted and converted: it is decoded
+ * by libheif in a worker thread (./heif-decode.ts) and stored as JPEG, or PNG when it has
+ * transparency, since browsers cannot show HEIC.
  */
 
 export type SanitizedMime = "image/png" | "image/jpeg" | "image/webp";
 
 /** A cleaned upload: freshly encoded bytes without metadata, upright, in sRGB. */
 export interface SanitizedUpload {
-  /** Re-encoded image bytes (same format as the input). */
+  /** Re-encoded image bytes (same format as the input; HEIF becomes JPEG, or PNG with alpha). */
   bytes: Buffer;
   mime: SanitizedMime;
   /** Dimensions after EXIF orientation was applied. */
@@ -38,18 +43,38 @@ export class UploadRejectedError extends Error {
   }
 }
 
-const NOT_SUPPORTED = "The file is not a PNG, JPEG or WebP image";
+const NOT_SUPPORTED = "The file is not a PNG, JPEG or WebP image, nor a HEIC photo";
 const DAMAGED = "The image is damaged or incomplete";
 
-type Kind = "png" | "jpeg" | "webp";
+type Kind = "png" | "jpeg" | "webp" | "heif";
 
-const MIME: Record<Kind, SanitizedMime> = {
+const MIME: Record<Exclude<Kind, "heif">, SanitizedMime> = {
   png: "image/png",
   jpeg: "image/jpeg",
   webp: "image/webp",
 };
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/**
+ * ISOBMFF brands of HEVC-coded HEIF: still images (heic, heix, mif1, mif2, heim, heis) and
+ * sequences, whose primary still image is what we take (msf1, hevc, hevx). An AVIF also
+ * says mif1 but is AV1-coded: its own brands (avif, avis) mark it and it is refused.
+ */
+const HEIF_BRANDS = new Set(["heic", "heix", "heim", "heis", "mif1", "mif2", "msf1", "hevc", "hevx"]);
+const AV1_BRANDS = new Set(["avif", "avis"]);
+
+/** The major and compatible brands of an ISOBMFF `ftyp` box at the start, or null. */
+function ftypBrands(b: Uint8Array): string[] | null {
+  if (b.length < 16) return null;
+  const ascii = (o: number) => String.fromCharCode(b[o]!, b[o + 1]!, b[o + 2]!, b[o + 3]!);
+  if (ascii(4) !== "ftyp") return null;
+  const size = ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0;
+  if (size < 16 || size > 4096 || size > b.length || size % 4 !== 0) return null;
+  const brands = [ascii(8)];
+  for (let o = 16; o + 4 <= size; o += 4) brands.push(ascii(o));
+  return brands;
+}
 
 /** Identifies the container from its leading bytes only. */
 function sniff(b: Uint8Array): Kind | null {
@@ -70,6 +95,8 @@ function sniff(b: Uint8Array): Kind | null {
   ) {
     return "webp";
   }
+  const brands = ftypBrands(b);
+  if (brands && HEIF_BRANDS.has(brands[0]!) && !brands.some((x) => AV1_BRANDS.has(x))) return "heif";
   return null;
 }
 
@@ -86,6 +113,7 @@ export async function sanitizeUpload(bytes: Uint8Array, opts: SanitizeOptions): 
   const input = Buffer.isBuffer(bytes)
     ? bytes
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (kind === "heif") return sanitizeHeif(input, opts);
 
   // Header-only pass first: sharp/libvips only parses the headers here, so a file that
   // declares an absurd size is refused before any pixel memory is allocated.
@@ -128,6 +156,44 @@ export async function sanitizeUpload(bytes: Uint8Array, opts: SanitizeOptions): 
     if (/pixel limit/i.test(message)) {
       throw new UploadRejectedError(`The image is too large: ${pixels} pixels (limit ${opts.maxPixels})`);
     }
+    throw new UploadRejectedError(DAMAGED);
+  }
+}
+
+const tooLarge = (pixels: number, limit: number) =>
+  new UploadRejectedError(`The image is too large: ${pixels} pixels (limit ${limit})`);
+
+/**
+ * HEIF: the container's declared size is checked against the limit before anything is decoded
+ * (in the decoder's worker), then the upright pixels are encoded as JPEG (PNG if the image has
+ * an alpha channel), converted to sRGB from the embedded profile, with no metadata.
+ */
+async function sanitizeHeif(input: Buffer, opts: SanitizeOptions): Promise<SanitizedUpload> {
+  let decoded;
+  try {
+    decoded = await decodeHeif(input, opts.maxPixels);
+  } catch (err) {
+    if (err instanceof HeifDecodeError && err.kind === "tooLarge") throw tooLarge(err.pixels, opts.maxPixels);
+    throw new UploadRejectedError(DAMAGED);
+  }
+  const { width, height, rgba, hasAlpha, icc } = decoded;
+  const source = icc
+    ? sharp(pngWithProfile(width, height, rgba, icc), { limitInputPixels: opts.maxPixels })
+    : sharp(rgba, { raw: { width, height, channels: 4 }, limitInputPixels: opts.maxPixels });
+  try {
+    const out = hasAlpha
+      ? await source.png().toBuffer({ resolveWithObject: true })
+      : await source
+          .removeAlpha()
+          .jpeg({ quality: 92, mozjpeg: false })
+          .toBuffer({ resolveWithObject: true });
+    return {
+      bytes: out.data,
+      mime: hasAlpha ? "image/png" : "image/jpeg",
+      width: out.info.width,
+      height: out.info.height,
+    };
+  } catch {
     throw new UploadRejectedError(DAMAGED);
   }
 }

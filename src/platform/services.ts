@@ -7,12 +7,18 @@ import type { JobQueue } from "@/core/ports/job-queue";
 import { LocalDiskStorage } from "@/adapters/storage/local-disk";
 import type { ObjectStorage } from "@/core/ports/storage";
 import { createAuth, type Auth } from "@/auth/auth";
+import { AuthMailer } from "@/auth/emails";
+import { OutboxMail } from "@/adapters/mail/outbox";
+import { SmtpMail } from "@/adapters/mail/smtp";
+import type { MailPort } from "@/core/ports/mail";
 import { SessionCache } from "@/auth/session-cache";
 import { InProcessSessionRevocations, RedisSessionRevocations } from "@/adapters/events/session-revocations";
 import type { SessionRevocation, SessionRevocationChannel } from "@/core/ports/session-revocations";
 import type { Env } from "@/config/env";
 import { resolveAuthSecret } from "@/config/secret";
 import { grantSignupCredits } from "@/core/credits";
+import { parseAdminEmails, syncAdminRole } from "@/core/admin/roles";
+import { isSuspended } from "@/core/admin/users";
 import { imagesToday } from "@/core/images";
 import { UrlSigner } from "@/core/signed-urls";
 import { PlanGate, type SubmitGate } from "@/core/submit-gate";
@@ -40,10 +46,14 @@ import { StreamSlots } from "@/core/task-stream";
 import type { Renderer, RenderResult } from "@/core/ports/renderer";
 import { ImageRefusedError, type ImageSanitizer } from "@/core/ports/image-sanitizer";
 import { sweepStaleUploads } from "@/core/uploads";
+import { sweepKeptOriginals } from "@/core/originals";
+import { renewTestSubscriptions, settlePendingRefusals } from "@/core/billing";
 import { createEnginePool, type EnginePool } from "@/engine/providers/local/pool";
 import { poolInputRules } from "@/engine/providers/local/input-rules";
 import type { WebhookReceiver } from "@/engine/providers/descriptor";
 import { createRenderer } from "@/engine/providers/setup";
+import type { ProviderRouter } from "@/engine/providers/router";
+import { configuredProviders } from "@/engine/providers/table";
 import { sanitizeUpload, UploadRejectedError } from "@/engine/sanitize-upload";
 import { Redis } from "ioredis";
 import { redisLimits } from "@/adapters/provider-limits/redis";
@@ -104,6 +114,14 @@ export interface Services {
   /** Set when payments go through Stripe (it verifies webhooks). */
   stripe: StripeProvider | null;
   renderer: Renderer;
+  /** The provider router when a hosted provider is configured (the console reads its breakers), else null. */
+  engineRouter: ProviderRouter | null;
+  /**
+   * The image providers this configuration may render with (any of them can be chosen by
+   * ENGINE, an override, the fallback or the runtime settings), and whether photos stay on the
+   * operator's hardware: the privacy policy names them, the home page's claims follow them.
+   */
+  imageProviders: ReadonlyArray<{ id: string; selfHosted: boolean }>;
   /** Set in fal's webhook mode (FAL_WEBHOOK_URL): verifies and routes fal's deliveries. */
   /** Signature-verified provider callbacks, by provider id (`POST /api/providers/:id/webhook`). */
   providerWebhooks: ReadonlyMap<string, WebhookReceiver>;
@@ -198,14 +216,29 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       log.warn({ err: String(err) }, "could not signal a session revocation to other processes");
     }
   };
+  // Mail: an SMTP server when SMTP_URL is set, else the outbox (.eml files in DATA_DIR/mail).
+  const smtp = env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : null;
+  const mail: MailPort = smtp ?? new OutboxMail(env.dataDir, env.MAIL_FROM);
+  const mailer = new AuthMailer(mail, (err, kind) =>
+    log.error({ err: String(err), kind }, "could not send an account e-mail"),
+  );
   const auth = createAuth({
     db,
     env,
     secret,
-    onUserCreated: async (userId) => {
+    grantSignupCredits: async (userId) => {
       await grantSignupCredits(db, userId, env.SIGNUP_CREDITS);
     },
+    mailer,
     onSessionsEnded: revokeSessions,
+    // The admin console (src/core/admin): a suspended account cannot sign in; ADMIN_EMAILS
+    // grants the admin role to its verified addresses.
+    isSuspended: (userId) => isSuspended(db, userId),
+    syncRole: async (userId) => {
+      await syncAdminRole(db, userId, parseAdminEmails(env.ADMIN_EMAILS));
+    },
+    // A changed user (new e-mail address) is reloaded by every process's session cache.
+    onUserChanged: (userId) => revokeSessions({ userIds: [userId] }),
   });
   const sessions = new SessionCache(
     async (headers) => {
@@ -272,6 +305,7 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
   let checkPool: EnginePool | undefined;
   const poolOptions = {
     memoryBudgetMb: env.ENGINE_THREAD_MEMORY_MB,
+    processBudgetMb: env.ENGINE_PROCESS_MEMORY_MB,
     idleSeconds: env.ENGINE_IDLE_SECONDS,
   };
   const modelPool = () => pool ?? (checkPool ??= createEnginePool({ threads: 1, ...poolOptions }));
@@ -372,7 +406,12 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       { db, storage },
       new Date(Date.now() - env.UPLOAD_TTL_MINUTES * 60_000),
     );
+    // Originals kept at their owner's request ("keep for 30 days") whose time is up.
+    const kept = await sweepKeptOriginals({ db, storage });
     await usedTokens.sweep();
+    // Test-checkout renewals (no payment to wait for) and duplicate subscriptions still to refund.
+    const renewed = await renewTestSubscriptions({ db, pricing, payments, testCheckout: env.TEST_CHECKOUT });
+    await settlePendingRefusals({ db, payments, log: (msg, data) => log.warn(data, msg) });
     // Scale-out: a job lost with Redis (no persistence) is enqueued again from the task row.
     let requeued = 0;
     if (queue.kind === "bullmq" && role !== "web") {
@@ -381,7 +420,8 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
         requeued++;
       }
     }
-    if (expired || stale || requeued) log.info({ expired, stale, requeued }, "sweep");
+    if (expired || stale || kept || requeued || renewed)
+      log.info({ expired, stale, kept, requeued, renewed }, "sweep");
   };
 
   if (!overrides.noWorker && role !== "web") {
@@ -431,6 +471,8 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
     payments,
     stripe,
     renderer,
+    engineRouter: engine.router,
+    imageProviders: configuredProviders(env),
     providerWebhooks: engine.webhooks,
     taskDeps,
     submitDeps,
@@ -442,6 +484,8 @@ export async function createServices(env: Env, overrides: ServiceOverrides = {})
       closed = true;
       if (timer) clearInterval(timer);
       await queue.close(graceMs);
+      await mailer.drain();
+      smtp?.close();
       await pool?.close();
       await checkPool?.close();
       await events.close();

@@ -213,9 +213,14 @@ describe("task event streams: one per tab, a cap per user", () => {
   let user: TestUser;
   let ids: string[];
 
-  it("refuses bad, foreign and too many task ids in the multi-task form", async () => {
+  // Ten uploads and submits, each screened on device: on a loaded CI machine this takes longer
+  // than one test's 30 s, so it is set up once with its own time limit.
+  beforeAll(async () => {
     user = await signUp(server);
     ids = await tasks(user, 10);
+  }, 180_000);
+
+  it("refuses bad, foreign and too many task ids in the multi-task form", async () => {
     const base = "/api/img/nano-banana/taskEvents";
     expect((await user.fetch(`${base}?taskIds=${ids[0]},bad%00id`)).status).toBe(400);
     expect((await user.fetch(`${base}?taskIds=`)).status).toBe(400);

@@ -12,6 +12,21 @@ export class TestCheckoutProvider implements PaymentProvider {
   async createCheckout(input: { checkoutId: string }) {
     return { url: `/checkout/test/${input.checkoutId}`, providerSessionId: null };
   }
+  /** A test subscription lives only in our database (billing marks it canceled): nothing to call. */
+  async cancelSubscription(): Promise<void> {}
+  /** Test subscriptions are cancelled and resumed in our database alone (src/core/billing.ts). */
+  async setCancelAtPeriodEnd(_subscriptionId: string, cancel: boolean) {
+    return { cancelAtPeriodEnd: cancel, status: "active" as const };
+  }
+  async createPortalSession(): Promise<string> {
+    throw new Error("The test checkout has no billing portal");
+  }
+  /** Test checkouts live only in our database: nothing open elsewhere. */
+  async closeCheckout(): Promise<"closed"> {
+    return "closed";
+  }
+  /** A refused test subscription took no money: nothing to cancel or refund. */
+  async refuseSubscription(): Promise<void> {}
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { isAdmin } from "@/core/admin/roles";
 import { getBalance, listLedger } from "@/core/credits";
 import { listImages } from "@/core/images";
 import { getPlanStatus } from "@/core/plans";
@@ -21,11 +22,13 @@ export function creditRoutes() {
         const user = c.get("user");
         if (!user) return c.json({ user: null, balance: null, plan: null });
         const s = c.get("services");
-        const [balance, plan] = await Promise.all([
+        const [balance, plan, admin] = await Promise.all([
           getBalance(s.db, user.id),
           getPlanStatus(s.db, s.pricing, s.env.SUBSCRIBER_UPLOAD_CAP, user.id),
+          isAdmin(s.db, user.id),
         ]);
-        return c.json({ user, balance, plan });
+        // `isAdmin` only for admins: the header shows them a link to /admin.
+        return c.json({ user, balance, plan, ...(admin ? { isAdmin: true } : {}) });
       })
       .get("/images", async (c) => {
         const user = requireUser(c);

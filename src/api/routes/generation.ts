@@ -2,12 +2,14 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { AppError } from "@/core/errors";
+import { awaitResults } from "@/core/generate";
 import { submitGeneration } from "@/core/submit";
 import { getTaskResult } from "@/core/task-status";
 import { followTasks } from "@/core/task-stream";
 import type { TaskResultAnswer } from "@/core/task-status";
 import type { Services } from "@/platform/services";
-import { clientIp, rateLimit, requireUser, type ApiEnv } from "../context";
+import { clientIp, rateLimit, readJson, requireUser, type ApiEnv } from "../context";
+import { requestedWaitMs, waitDeps } from "./img-compat";
 
 /** Task ids are ours (letters, digits, - and _): anything else, a NUL byte included, is a 400. */
 const taskIdSchema = z.object({
@@ -46,14 +48,6 @@ function streamTaskIds(query: { taskId?: string; taskIds?: string }, max: number
   return ids.data;
 }
 
-async function readJson(c: { req: { json(): Promise<unknown> } }): Promise<unknown> {
-  try {
-    return await c.req.json();
-  } catch {
-    throw new AppError("BAD_REQUEST", "The request body must be JSON.");
-  }
-}
-
 /**
  * The spec's generation calls: submit (v1 and v2 routes), taskResult polling, and a
  * server-sent-events stream that pushes the same answer the moment it changes.
@@ -69,14 +63,22 @@ export function generationRoutes() {
       const user = requireUser(c);
       const s = c.get("services");
       await rateLimit(c, "submit", user.id);
+      const payload = await readJson(c);
       const { taskIds } = await submitGeneration(s.submitDeps, {
         userId: user.id,
         route,
-        payload: await readJson(c),
+        payload,
         idempotencyKey: c.req.header("idempotency-key"),
         ip: clientIp(c),
         hostname: new URL(c.req.url).hostname,
       });
+      // The spec's v2 submit that answers immediately: `Prefer: wait` or `"wait": true` holds
+      // the request until the images are ready (bounded; img-compat.ts), answering data.results.
+      const waitMs = route === "v2" ? requestedWaitMs(s, c.req.header("prefer"), payload) : null;
+      if (waitMs !== null) {
+        c.header("Preference-Applied", "wait");
+        return c.json(await awaitResults(waitDeps(s), user.id, taskIds, waitMs));
+      }
       return c.json({ message: "Task submitted", data: { taskIds } });
     });
   }

@@ -7,7 +7,10 @@ import { rateLimit, requireUser, type ApiEnv } from "../context";
 /** Room for the multipart envelope around a file of the maximum size. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-/** POST /api/upload: multipart, field `file`; answers `{url}`. */
+/**
+ * POST /api/upload: multipart, field `file`; answers `{id, url, width, height, mime}` of the
+ * stored image (a HEIC is stored converted to JPEG, so `url` is always one a browser shows).
+ */
 export function uploadRoutes() {
   return new Hono<ApiEnv>().post(
     "/upload",

@@ -1,7 +1,7 @@
 /**
- * The mail port: sends one message. No adapter yet; the account issue (verification and
- * password-reset mail) brings the first (SMTP or an HTTP mail service), chosen in the
- * composition root like every other adapter.
+ * The mail port: sends one message. Adapters (src/adapters/mail): SMTP through nodemailer
+ * when SMTP_URL is set, else the outbox (RFC 822 files in DATA_DIR/mail); the composition
+ * root picks one.
  */
 export interface MailMessage {
   to: string;

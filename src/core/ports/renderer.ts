@@ -49,6 +49,9 @@ export class EngineError extends Error {
     super(reason);
     this.name = "EngineError";
   }
+
+  /** The provider that failed, when a router knows it (the console's per-engine figures). */
+  engineId?: string;
 }
 
 /**

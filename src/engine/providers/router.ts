@@ -175,7 +175,9 @@ export class ProviderRouter implements Renderer {
         return await this.markGenerated(finished);
       } catch (err) {
         await reservation?.release();
-        throw await this.settleFailure(id, gate, err, signal);
+        const failure = await this.settleFailure(id, gate, err, signal);
+        failure.engineId ??= id;
+        throw failure;
       }
     }
     this.log("warn", "no provider available", { effectId: request.effectId, skipped });

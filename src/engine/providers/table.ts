@@ -1,3 +1,4 @@
+import type { Env } from "@/config/env";
 import type { ProviderDescriptor } from "./descriptor";
 import { comfyuiDescriptor } from "./comfyui/descriptor";
 import { falDescriptor } from "./fal/descriptor";
@@ -24,3 +25,11 @@ export const PROVIDER_IDS: readonly string[] = PROVIDER_TABLE.map((p) => p.id);
 
 export const providerById = (id: string): ProviderDescriptor | undefined =>
   PROVIDER_TABLE.find((p) => p.id === id);
+
+/**
+ * The providers this environment configures (any of them may render: ENGINE, an override, the
+ * fallback or the runtime settings choose), and whether each keeps photos on the operator's
+ * hardware. The privacy policy and the home page's claims are built from this.
+ */
+export const configuredProviders = (env: Env): Array<{ id: string; selfHosted: boolean }> =>
+  PROVIDER_TABLE.filter((p) => p.configured(env)).map((p) => ({ id: p.id, selfHosted: p.selfHosted }));

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import { TEXT_TO_IMAGE_ID } from "@/core/free-form";
 import { PROMPT_TABLE } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes, type ProviderCode } from "../codes";
@@ -171,7 +172,8 @@ class ComfyUIProvider implements Renderer {
   }
 
   supports(effectId: string): boolean {
-    return Object.hasOwn(PROMPT_TABLE, effectId);
+    // Its edit model needs a photo: text-to-image (generic generate call, no image) is not offered.
+    return effectId !== TEXT_TO_IMAGE_ID && Object.hasOwn(PROMPT_TABLE, effectId);
   }
 
   async render(

@@ -102,8 +102,17 @@ export class FalProvider implements Renderer {
     return route === "v2" ? this.opts.models.v2 : this.opts.models.v1;
   }
 
-  async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
+  /**
+   * The endpoint of a request: the route's, or for text-to-image (no input photo) the same
+   * model's text endpoint (`…/edit` without `/edit`: fal-ai/nano-banana, fal-ai/nano-banana-2).
+   */
+  endpointFor(request: Pick<RenderRequest, "route" | "images">): string {
     const model = this.modelFor(request.route);
+    return request.images.length === 0 ? model.replace(/\/edit$/, "") : model;
+  }
+
+  async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
+    const model = this.endpointFor(request);
     const prompt = await promptFor(request);
     const lifecycle = { expiresIn: this.storageTtlSeconds };
 
@@ -119,7 +128,7 @@ export class FalProvider implements Renderer {
       return (await this.client.queue.submit(model, {
         input: {
           prompt: prompt.text,
-          image_urls: imageUrls,
+          ...(imageUrls.length ? { image_urls: imageUrls } : {}),
           num_images: 1,
           output_format: "png",
           seed: request.seed,

@@ -1,4 +1,5 @@
 import { PROMPT_TABLE, type AspectRatio } from "../../prompts";
+import { TEXT_TO_IMAGE_ID } from "@/core/free-form";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "../codes";
 import {
@@ -73,7 +74,8 @@ export class OpenAIProvider implements Renderer {
   }
 
   supports(effectId: string): boolean {
-    return effectId in PROMPT_TABLE;
+    // Its edit model needs a photo: text-to-image (generic generate call, no image) is not offered.
+    return effectId !== TEXT_TO_IMAGE_ID && effectId in PROMPT_TABLE;
   }
 
   async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
