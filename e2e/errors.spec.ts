@@ -7,6 +7,10 @@ test.beforeEach(async ({ page }) => {
 });
 
 test("a 402 opens the insufficient-credits modal, with no toast", async ({ page }) => {
+  // The page is open with 10 credits (the balance it knows), then another tab spends them:
+  // the page's own balance check passes and the server's 402 answers the submit.
+  await page.goto("/nano-banana-lora/pixel-illustration");
+  await expect(page.getByTestId("header-balance")).toHaveText("10 credits");
   // Spend the 10 starting credits through the API (5 generations).
   // Playwright's API requests are not from a page: they say where they come from, as a browser does.
   const origin = new URL(page.url()).origin;
@@ -34,7 +38,6 @@ test("a 402 opens the insufficient-credits modal, with no toast", async ({ page 
     });
     expect(res.status()).toBe(200);
   }
-  await page.goto("/nano-banana-lora/pixel-illustration");
   await uploadPhotos(page, [photo("object-coffee.png")]);
   await page.getByTestId("create-button").click();
   const modal = page.getByRole("dialog", { name: "Not enough credits" });

@@ -47,14 +47,19 @@ test("a new user signs up, creates a mirror image, inspects, copies, downloads, 
   await expect(create).toHaveText("Create (2 credits)");
   await shot(page, "desktop-effect-result");
 
-  await page.getByRole("button", { name: "View details" }).click();
+  const viewDetails = page.getByRole("button", { name: "View details" });
+  await viewDetails.click();
   const dialog = page.getByRole("dialog", { name: "Image Details" });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByText("Created")).toBeVisible();
   await expect(dialog.getByTestId("details-seed")).toHaveText(/^\d+$/);
+  // The model line names the engine for people, not by an internal id.
+  await expect(dialog.getByTestId("details-model")).toHaveText("photofx's built-in engine, on this server");
+  // No prompt: nothing to copy, so no Copy button that would claim "Copied".
   await expect(dialog.getByTestId("details-prompt")).toHaveText("No prompt available");
-  await dialog.getByRole("button", { name: "Copy" }).click();
-  await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
+  await expect(dialog.getByRole("button", { name: /^Cop(y|ied)$/ })).toHaveCount(0);
+  // One way to close it, with one name.
+  await expect(dialog.getByRole("button", { name: "Close" })).toHaveCount(1);
   await shot(page, "desktop-details-modal");
 
   const [download] = await Promise.all([
@@ -66,8 +71,10 @@ test("a new user signs up, creates a mirror image, inspects, copies, downloads, 
   expect(bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(
     true,
   );
-  await dialog.getByRole("button", { name: "Close" }).first().click();
+  await dialog.getByRole("button", { name: "Close" }).click();
   await expect(dialog).toBeHidden();
+  // Focus goes back to the button that opened it, not to the page body.
+  await expect(viewDetails).toBeFocused();
 
   // The full-screen slider opens on a click.
   await page.getByRole("img", { name: "Generated image 1" }).click();

@@ -6,11 +6,18 @@ import type common from "../../messages/en/common.json";
 import type effect from "../../messages/en/effect.json";
 import type errors from "../../messages/en/errors.json";
 import type home from "../../messages/en/home.json";
+import type history from "../../messages/en/history.json";
 import type list from "../../messages/en/list.json";
+import type mail from "../../messages/en/mail.json";
 import type modals from "../../messages/en/modals.json";
 import type pricing from "../../messages/en/pricing.json";
+import type privacy from "../../messages/en/privacy.json";
 import type results from "../../messages/en/results.json";
+import type subscription from "../../messages/en/subscription.json";
 import type upload from "../../messages/en/upload.json";
+import type front from "../../messages/en/front.json";
+import type legal from "../../messages/en/legal.json";
+import type admin from "../../messages/en/admin.json";
 import type { Locale } from "./locales";
 
 /** Message files per locale, one per feature, so features are edited independently. */
@@ -28,6 +35,13 @@ export const NAMESPACES = [
   "checkout",
   "botcheck",
   "errors",
+  "mail",
+  "history",
+  "privacy",
+  "subscription",
+  "front",
+  "legal",
+  "admin",
 ] as const;
 
 /** English defines the message type. */
@@ -43,7 +57,14 @@ export type Messages = typeof common &
   typeof pricing &
   typeof checkout &
   typeof botcheck &
-  typeof errors;
+  typeof errors &
+  typeof mail &
+  typeof history &
+  typeof privacy &
+  typeof subscription &
+  typeof front &
+  typeof legal &
+  typeof admin;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -42,7 +42,8 @@ export function pageMetadata(opts: {
       title: opts.title,
       description: opts.description,
       url: localizedPath(opts.locale, opts.path),
-      locale: LOCALE_TAGS[opts.locale].replace(/-/g, "_"),
+      // A path that is no locale (a stray /favicon.png) reaches here before the layout's 404.
+      locale: (LOCALE_TAGS[opts.locale] ?? LOCALE_TAGS[DEFAULT_LOCALE]).replace(/-/g, "_"),
       ...(opts.image ? { images: [{ url: opts.image, width: 640, height: 640 }] } : {}),
     },
     twitter: {

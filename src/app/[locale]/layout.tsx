@@ -50,11 +50,14 @@ export default async function LocaleLayout({
   const { locale } = await params;
   if (!hasLocale(routing.locales, locale)) notFound();
   setRequestLocale(locale);
-  const messages = await getMessages();
+  // The legal pages' long texts are rendered on the server only: not sent to every page's client.
+  // The admin console's texts too (its page provides them): every page keeps only the header's link.
+  const { legal: _legal, admin, ...rest } = await getMessages();
+  const messages = { ...rest, admin: { navLink: admin.navLink } };
   const t = await getTranslations("common");
   return (
     <html lang={LOCALE_TAGS[locale]} dir={isRtl(locale) ? "rtl" : "ltr"}>
-      <body className="min-h-screen bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+      <body className="flex min-h-screen flex-col bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <NextIntlClientProvider locale={locale} messages={messages}>
           <a
             href="#main"
@@ -63,9 +66,11 @@ export default async function LocaleLayout({
             {t("skipToContent")}
           </a>
           <Header />
-          <div id="main">{children}</div>
+          <div id="main" className="flex-1">
+            {children}
+          </div>
           <Footer />
-          <Toaster richColors position="top-center" dir={isRtl(locale) ? "rtl" : "ltr"} />
+          <Toaster richColors theme="system" position="top-center" dir={isRtl(locale) ? "rtl" : "ltr"} />
         </NextIntlClientProvider>
       </body>
     </html>

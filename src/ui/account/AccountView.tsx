@@ -3,14 +3,12 @@ import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { Link } from "@/i18n/navigation";
 import { useAccount } from "./account-store";
+import { CreditLedger, type LedgerNames, type LedgerRow } from "./CreditLedger";
+import { DangerZone } from "./DangerZone";
+import { SecuritySection } from "./SecuritySection";
+import { SubscriptionSection } from "./SubscriptionSection";
 
-interface Entry {
-  id: number;
-  amount: number;
-  kind: string;
-  note: string | null;
-  createdAt: string;
-}
+type Entry = LedgerRow;
 interface Img {
   id: string;
   url: string;
@@ -19,8 +17,14 @@ interface Img {
 }
 
 /** Balance, the user's past results, and the credit history. */
-export function AccountView() {
+export function AccountView({
+  ledgerNames = { effects: {}, products: {} },
+}: {
+  /** Effect titles and product names for the credit history, in the page's language. */
+  ledgerNames?: LedgerNames;
+} = {}) {
   const t = useTranslations("account");
+  const th = useTranslations("history");
   const tc = useTranslations("common");
   const format = useFormatter();
   const account = useAccount();
@@ -58,34 +62,18 @@ export function AccountView() {
         </p>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">{account.user?.email}</p>
       </section>
-      <section aria-labelledby="plan-h">
-        <h2 id="plan-h" className="text-lg font-semibold">
-          {t("plan")}
-        </h2>
-        <p className="mt-1" data-testid="account-plan">
-          {account.plan?.plan === "subscribed"
-            ? t("planSubscribed", { name: account.plan.planId ?? "" })
-            : t("planFree")}
-          {account.plan?.periodEnd && account.plan.plan === "subscribed" ? (
-            <span className="text-sm text-zinc-600 dark:text-zinc-400">
-              {" · "}
-              {t(account.plan.status === "canceled" ? "planEnds" : "planRenews", {
-                date: format.dateTime(new Date(account.plan.periodEnd), { dateStyle: "medium" }),
-              })}
-            </span>
-          ) : null}
-        </p>
-        <Link
-          href="/pricing#plans"
-          className="text-sm font-medium text-violet-700 underline dark:text-violet-300"
-        >
-          {t("managePlan")}
-        </Link>
-      </section>
+      <SubscriptionSection />
       <section aria-labelledby="history-h">
         <h2 id="history-h" className="text-lg font-semibold">
           {t("history")}
         </h2>
+        <Link
+          href="/history"
+          className="mt-1 inline-block text-sm font-medium text-violet-700 underline dark:text-violet-300"
+          data-testid="account-history-link"
+        >
+          {th("accountLink")}
+        </Link>
         {images && images.length === 0 ? (
           <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("noHistory")}</p>
         ) : null}
@@ -105,46 +93,9 @@ export function AccountView() {
           ))}
         </ul>
       </section>
-      <section aria-labelledby="ledger-h">
-        <h2 id="ledger-h" className="text-lg font-semibold">
-          {t("ledger")}
-        </h2>
-        {entries && entries.length === 0 ? <p className="mt-2">{t("ledgerEmpty")}</p> : null}
-        {entries && entries.length > 0 ? (
-          <table className="mt-3 w-full text-sm">
-            <thead>
-              <tr className="border-b border-zinc-200 text-start dark:border-zinc-800">
-                <th className="py-2 text-start font-medium">{t("date")}</th>
-                <th className="py-2 text-start font-medium">{t("description")}</th>
-                <th className="py-2 text-end font-medium">{t("amount")}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e.id} className="border-b border-zinc-100 dark:border-zinc-900">
-                  <td className="py-2">
-                    {format.dateTime(new Date(e.createdAt), { dateStyle: "medium", timeStyle: "short" })}
-                  </td>
-                  <td className="py-2">
-                    {t(`kind_${e.kind}` as "kind_grant")}
-                    {e.note ? <span className="text-zinc-600 dark:text-zinc-400"> · {e.note}</span> : null}
-                  </td>
-                  <td
-                    className={
-                      "py-2 text-end tabular-nums " +
-                      (e.amount < 0
-                        ? "text-red-700 dark:text-red-400"
-                        : "text-emerald-700 dark:text-emerald-400")
-                    }
-                  >
-                    {format.number(e.amount, { signDisplay: "always" })}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : null}
-      </section>
+      <CreditLedger entries={entries} names={ledgerNames} />
+      <SecuritySection />
+      <DangerZone />
     </div>
   );
 }

@@ -1,21 +1,41 @@
 "use client";
-import { useTranslations } from "next-intl";
+import { useLocale, useTranslations } from "next-intl";
 import { safeNext } from "./safe-next";
 import { useState } from "react";
 import { Link, useRouter } from "@/i18n/navigation";
 import { refreshAccount } from "@/ui/account/account-store";
 import { Button } from "@/ui/primitives/Button";
-import { signInEmail, signUpEmail } from "./auth-api";
+import { sendVerificationEmail, signInEmail, signUpEmail } from "./auth-api";
+import { authErrorText } from "./auth-errors";
+import { fieldClass, PasswordField } from "./PasswordField";
 
 /** Email + password sign-in or sign-up (better-auth). */
 export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; signupCredits?: number }) {
   const t = useTranslations("auth");
+  const locale = useLocale();
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Sign-in refused until the address is verified: offer to send the link again.
+  const [unverified, setUnverified] = useState<string | null>(null);
+  const [resent, setResent] = useState(false);
+  // Sign-up with verification required: the same answer whether or not the address had an account.
+  const [checkInbox, setCheckInbox] = useState<string | null>(null);
   const next = typeof window !== "undefined" ? new URLSearchParams(window.location.search).get("next") : null;
-  const field =
-    "mt-1 block w-full rounded-lg border border-zinc-300 bg-transparent px-3 py-2 dark:border-zinc-700";
+
+  if (checkInbox) {
+    return (
+      <div className="mx-auto mt-8 max-w-sm space-y-3 text-center" role="status" data-testid="check-inbox">
+        <h2 className="text-xl font-semibold">{t("checkInboxTitle")}</h2>
+        <p>{t("checkInbox", { email: checkInbox })}</p>
+        <p className="text-sm">
+          <Link href="/sign-in" className="font-medium text-violet-700 underline dark:text-violet-300">
+            {t("backToSignIn")}
+          </Link>
+        </p>
+      </div>
+    );
+  }
 
   return (
     <form
@@ -25,23 +45,40 @@ export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; s
         const data = new FormData(e.currentTarget);
         setBusy(true);
         setError(null);
+        setUnverified(null);
+        setResent(false);
         const email = String(data.get("email"));
         const password = String(data.get("password"));
-        const result =
-          mode === "signUp"
-            ? await signUpEmail(email, password, String(data.get("name") || email.split("@")[0]))
-            : await signInEmail(email, password);
-        setBusy(false);
-        if (result.error) {
-          // better-auth's codes we have words for are shown in the user's language.
-          setError(
-            result.error.code === "PASSWORD_TOO_COMMON"
-              ? t("passwordTooCommon")
-              : mode === "signUp"
-                ? t("signUpFailed", { reason: result.error.message ?? "" })
-                : t("failed"),
+        if (mode === "signUp") {
+          const result = await signUpEmail(
+            email,
+            password,
+            String(data.get("name") || email.split("@")[0]),
+            locale,
           );
-          return;
+          setBusy(false);
+          if (result.error) {
+            setError(
+              authErrorText(t, result.error, t("signUpFailed", { reason: result.error.message ?? "" })),
+            );
+            return;
+          }
+          // No session: the address must be confirmed through the link first.
+          if (!result.data?.token) {
+            setCheckInbox(email);
+            return;
+          }
+        } else {
+          const result = await signInEmail(email, password, locale);
+          setBusy(false);
+          if (result.error) {
+            if (result.error.code === "EMAIL_NOT_VERIFIED") {
+              setUnverified(email);
+              return;
+            }
+            setError(authErrorText(t, result.error, t("failed")));
+            return;
+          }
         }
         await refreshAccount();
         // Only same-site paths: never an open redirect.
@@ -51,34 +88,66 @@ export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; s
       {mode === "signUp" ? (
         <label className="block text-sm font-medium">
           {t("name")}
-          <input name="name" autoComplete="name" className={field} />
+          <input name="name" autoComplete="name" maxLength={100} className={fieldClass} />
         </label>
       ) : null}
       <label className="block text-sm font-medium">
         {t("email")}
-        <input name="email" type="email" required autoComplete="email" className={field} />
-      </label>
-      <label className="block text-sm font-medium">
-        {t("password")}
         <input
-          name="password"
-          type="password"
+          name="email"
+          type="email"
           required
-          minLength={8}
-          autoComplete={mode === "signUp" ? "new-password" : "current-password"}
-          className={field}
-          aria-describedby={mode === "signUp" ? "password-hint" : undefined}
+          maxLength={254}
+          autoComplete="email"
+          className={fieldClass}
         />
-        {mode === "signUp" ? (
-          <span id="password-hint" className="mt-1 block text-xs text-zinc-600 dark:text-zinc-400">
-            {t("passwordHint")}
-          </span>
-        ) : null}
       </label>
+      <PasswordField
+        name="password"
+        label={t("password")}
+        autoComplete={mode === "signUp" ? "new-password" : "current-password"}
+        hint={mode === "signUp" ? t("passwordHint") : undefined}
+        minLength={mode === "signUp" ? 8 : 1}
+      />
+      {mode === "signIn" ? (
+        <p className="text-end text-sm">
+          <Link
+            href="/forgot-password"
+            className="font-medium text-violet-700 underline dark:text-violet-300"
+            data-testid="forgot-password-link"
+          >
+            {t("forgotLink")}
+          </Link>
+        </p>
+      ) : null}
       {error ? (
         <p role="alert" className="text-sm text-red-600">
           {error}
         </p>
+      ) : null}
+      {unverified ? (
+        <div role="alert" className="space-y-2 text-sm" data-testid="email-not-verified">
+          <p className="text-red-600">{t("notVerified")}</p>
+          {resent ? (
+            <p role="status" className="text-emerald-700 dark:text-emerald-400">
+              {t("resent")}
+            </p>
+          ) : (
+            <Button
+              variant="secondary"
+              disabled={busy}
+              onClick={async () => {
+                setBusy(true);
+                const r = await sendVerificationEmail(unverified, locale);
+                setBusy(false);
+                if (r.error) setError(authErrorText(t, r.error, t("genericError")));
+                else setResent(true);
+              }}
+            >
+              {t("resend")}
+            </Button>
+          )}
+        </div>
       ) : null}
       <Button type="submit" className="w-full" disabled={busy}>
         {mode === "signUp" ? t("submitSignUp") : t("submitSignIn")}

@@ -24,11 +24,19 @@ function loadTurnstile(): Promise<TurnstileApi> {
 }
 
 /**
+ * How the check ended: passed (with the token the submit sends), failed (the widget or its
+ * script reported an error: the spec's "Verification failed"), or cancelled by the user
+ * (Escape, the close button, a click outside), which is not a failure.
+ */
+export type BotCheckOutcome =
+  { kind: "verified"; token: string } | { kind: "failed" } | { kind: "cancelled" };
+
+/**
  * The free plan's bot-check, shown when a free user presses Create: ALTCHA solves its proof
  * of work by itself (or Turnstile runs), and on success the token goes back to the submit,
  * which then continues on its own.
  */
-export default function BotCheckDialog({ onDone }: { onDone(token: string | null): void }) {
+export default function BotCheckDialog({ onDone }: { onDone(outcome: BotCheckOutcome): void }) {
   const t = useTranslations("botcheck");
   const tc = useTranslations("common");
   const [config, setConfig] = useState<Config | null>(null);
@@ -36,11 +44,12 @@ export default function BotCheckDialog({ onDone }: { onDone(token: string | null
   const host = useRef<HTMLDivElement>(null);
   const widget = useRef<HTMLElement>(null);
   const done = useRef(false);
-  const finish = (token: string | null) => {
+  const finish = (outcome: BotCheckOutcome) => {
     if (done.current) return;
     done.current = true;
-    onDone(token);
+    onDone(outcome);
   };
+  const failed = () => finish({ kind: "failed" });
 
   useEffect(() => {
     void fetch("/api/botcheck/config")
@@ -50,7 +59,7 @@ export default function BotCheckDialog({ onDone }: { onDone(token: string | null
         setConfig(c);
         setReady(true);
       })
-      .catch(() => finish(null));
+      .catch(failed);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -61,8 +70,9 @@ export default function BotCheckDialog({ onDone }: { onDone(token: string | null
       if (!el) return;
       const onState = (e: Event) => {
         const detail = (e as CustomEvent<{ state: string; payload?: string }>).detail;
-        if (detail.state === "verified" && detail.payload) finish(detail.payload);
-        if (detail.state === "error") finish(null);
+        if (detail.state === "verified" && detail.payload)
+          finish({ kind: "verified", token: detail.payload });
+        if (detail.state === "error") failed();
       };
       el.addEventListener("statechange", onState);
       return () => el.removeEventListener("statechange", onState);
@@ -75,11 +85,11 @@ export default function BotCheckDialog({ onDone }: { onDone(token: string | null
         id = t.render(host.current!, {
           sitekey: config.siteKey,
           action: "submit",
-          callback: (token: string) => finish(token),
-          "error-callback": () => finish(null),
+          callback: (token: string) => finish({ kind: "verified", token }),
+          "error-callback": failed,
         });
       })
-      .catch(() => finish(null));
+      .catch(failed);
     return () => {
       if (id && api) api.remove(id);
     };
@@ -89,7 +99,7 @@ export default function BotCheckDialog({ onDone }: { onDone(token: string | null
   return (
     <Modal
       open
-      onOpenChange={(o) => !o && finish(null)}
+      onOpenChange={(o) => !o && finish({ kind: "cancelled" })}
       title={t("title")}
       description={t("body")}
       closeLabel={tc("close")}

@@ -1,18 +1,20 @@
 "use client";
 import { useTranslations } from "next-intl";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { toast } from "sonner";
 import dynamic from "next/dynamic";
-import type { ClientEffect, ExamplePair } from "@/core/catalogue";
+import type { ClientEffect } from "@/core/catalogue";
 import { OUTPAINT_EDGES, type OutpaintEdge } from "@/core/catalogue-constants";
 import { useAccount } from "@/ui/account/account-store";
-import { ExamplesCarousel } from "@/ui/gallery/ExamplesCarousel";
 import { Button } from "@/ui/primitives/Button";
 import { downloadImage } from "@/ui/results/download";
 import { NoImagesGuide } from "@/ui/results/NoImagesGuide";
 import { PendingCard } from "@/ui/results/PendingCard";
 import { ResultCard } from "@/ui/results/ResultCard";
+import { ResultsToolbar } from "@/ui/history/recent-results";
 import { UploadArea } from "@/ui/upload/UploadArea";
+import { useEffectDraft } from "@/ui/upload/use-effect-draft";
+import { createCost } from "./cost";
 import { OutpaintSizes } from "./OutpaintSizes";
 import { useGeneration, type ResultImage } from "./use-generation";
 
@@ -29,6 +31,7 @@ const InsufficientCreditsModal = dynamic(
   () => import("@/ui/modals/CreditsModals").then((m) => m.InsufficientCreditsModal),
   { ssr: false },
 );
+const SignUpToCreate = dynamic(() => import("@/ui/upload/SignUpToCreate"), { ssr: false });
 const BotCheckDialog = dynamic(() => import("@/ui/botcheck/BotCheckDialog"), { ssr: false });
 const UpgradeModal = dynamic(() => import("@/ui/modals/CreditsModals").then((m) => m.UpgradeModal), {
   ssr: false,
@@ -42,22 +45,23 @@ const UploadPreviewModal = dynamic(
 
 /**
  * The effect page's working area: the form panel (one third) and the results panel (two
- * thirds) on desktop, stacked on a phone.
+ * thirds) on desktop, stacked on a phone. The empty results panel shows the spec's "No
+ * images yet" guide (its other option, a carousel of the example pairs, would repeat the
+ * example gallery right below the workspace).
  */
 export function EffectWorkspace({
   effect,
-  title,
   formTitle,
   formDesc,
   resultTitle,
-  examples,
+  signupCredits = 0,
 }: {
   effect: ClientEffect;
-  title: string;
   formTitle: string;
   formDesc: string;
   resultTitle: string;
-  examples: ExamplePair[];
+  /** Credits a new account gets (SIGNUP_CREDITS), said in the sign-up offer to signed-out visitors. */
+  signupCredits?: number;
 }) {
   const t = useTranslations();
   const gen = useGeneration(effect);
@@ -66,10 +70,34 @@ export function EffectWorkspace({
   const [prompt, setPrompt] = useState("");
   const [rightsConfirmed, setRightsConfirmed] = useState(false);
   const [adultConsent, setAdultConsent] = useState(false);
+  // A signed-out visitor's photos and options survive sign-up or sign-in (kept in the browser).
+  const waitingFiles = useMemo(
+    () => gen.assets.filter((a) => a.status === "waiting").map((a) => a.file),
+    [gen.assets],
+  );
+  const draftOptions = useMemo(
+    () => ({ prompt, edges, rightsConfirmed, adultConsent }),
+    [prompt, edges, rightsConfirmed, adultConsent],
+  );
+  const draft = useEffectDraft({
+    effectId: effect.id,
+    status: account.status,
+    files: waitingFiles,
+    options: draftOptions,
+    addFiles: gen.addFiles,
+    restoreOptions: (o) => {
+      setPrompt(o.prompt);
+      if (o.edges.length) setEdges(o.edges);
+      setRightsConfirmed(o.rightsConfirmed);
+      setAdultConsent(o.adultConsent);
+    },
+  });
   const [preview, setPreview] = useState<string | null>(null);
   const [details, setDetails] = useState<ResultImage | null>(null);
   const [lightbox, setLightbox] = useState(-1);
 
+  // What Create charges: the effect's credits for each task the photos make.
+  const cost = createCost(effect, gen.assets.filter((a) => a.status !== "error").length);
   const needsConfirm =
     (effect.optionsForm === "rightsConfirmed" && !rightsConfirmed) ||
     (effect.optionsForm === "adultConsent" && !adultConsent);
@@ -176,14 +204,18 @@ export function EffectWorkspace({
             <p className="mt-4 text-xs text-zinc-600 dark:text-zinc-400">{t("effect.entertainmentNote")}</p>
           ) : null}
 
+          {/* Busy is aria-disabled, not disabled: a disabled button drops its focus to the page
+              body; this one keeps it while the check runs and the results arrive (a second
+              press is ignored by the submit). */}
           <Button
             type="submit"
-            className="mt-5 w-full py-3 text-base"
-            disabled={gen.generating || needsConfirm}
+            className="mt-5 w-full py-3 text-base aria-disabled:cursor-not-allowed aria-disabled:bg-violet-400 aria-disabled:hover:bg-violet-400"
+            disabled={needsConfirm}
+            aria-disabled={gen.generating || undefined}
             aria-busy={gen.generating}
             data-testid="create-button"
           >
-            {gen.generating ? t("effect.generating") : t("effect.createCost", { credits: effect.credits })}
+            {gen.generating ? t("effect.generating") : t("effect.createCost", { credits: cost })}
           </Button>
           {account.plan?.plan === "subscribed" ? null : (
             <p className="mt-2 text-center text-xs text-zinc-600 dark:text-zinc-400">
@@ -197,6 +229,7 @@ export function EffectWorkspace({
         <h2 id="results-title" className="mb-3 text-xl font-semibold">
           {resultTitle}
         </h2>
+        <ResultsToolbar results={gen.results} />
         {gen.pending.length > 0 || gen.results.length > 0 ? (
           <div className="grid gap-4 sm:grid-cols-2" data-testid="results-grid">
             {gen.pending.map((p, i) => (
@@ -219,8 +252,6 @@ export function EffectWorkspace({
               />
             ))}
           </div>
-        ) : examples.length > 0 ? (
-          <ExamplesCarousel pairs={examples} title={title} />
         ) : (
           <NoImagesGuide />
         )}
@@ -245,12 +276,20 @@ export function EffectWorkspace({
         <InsufficientCreditsModal
           open
           onClose={() => gen.setDialog(null)}
-          credits={effect.credits}
+          credits={cost}
           balance={account.balance ?? 0}
         />
       ) : null}
       {gen.dialog === "upgrade" ? <UpgradeModal open onClose={() => gen.setDialog(null)} /> : null}
       {gen.botCheck ? <BotCheckDialog onDone={gen.botCheck} /> : null}
+      {gen.dialog === "signUp" ? (
+        <SignUpToCreate
+          onClose={() => gen.setDialog(null)}
+          next={effect.href}
+          signupCredits={signupCredits}
+          persist={draft.persist}
+        />
+      ) : null}
     </div>
   );
 }

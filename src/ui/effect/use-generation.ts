@@ -2,9 +2,14 @@
 import { useTranslations } from "next-intl";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "sonner";
+import { isHeif } from "@/ui/upload/formats";
+import { zipUrl } from "@/ui/history/history-api";
+import { mergeRecent, useRecentResults } from "@/ui/history/recent-results";
 import type { ClientEffect } from "@/core/catalogue";
 import { FREE_UPLOAD_CAP } from "@/core/plan-limits";
 import { refreshAccount, useAccount } from "@/ui/account/account-store";
+import type { BotCheckOutcome } from "@/ui/botcheck/BotCheckDialog";
+import { createCost } from "./cost";
 import {
   classifySubmitFailure,
   extractTaskIds,
@@ -18,7 +23,8 @@ export interface UploadAsset {
   id: string;
   file: File;
   previewUrl: string;
-  status: "uploading" | "done" | "error";
+  /** "waiting": picked by a signed-out visitor, kept in the browser until sign-in (no upload). */
+  status: "uploading" | "done" | "error" | "waiting";
   /** Server URL of the upload; cleared once a task has used (and deleted) the original. */
   url?: string;
   /** The photo's size as the server stored it (EXIF orientation applied). */
@@ -44,9 +50,11 @@ export interface ResultImage {
   model?: string;
   /** Local preview of the photo it came from, for the before/after comparison. */
   sourcePreview?: string;
+  /** Its batch's ZIP, when the submit made several results. */
+  zipUrl?: string;
 }
 
-export type Dialog = "insufficientCredits" | "upgrade" | null;
+export type Dialog = "insufficientCredits" | "upgrade" | "signUp" | null;
 
 export interface GenerationOptions {
   edges: Array<"top" | "bottom" | "left" | "right">;
@@ -66,6 +74,19 @@ interface ImageMeta {
 }
 
 const API_BASE = "/api/img/nano-banana";
+
+/**
+ * A preview the browser can show of an upload it cannot (HEIC): the server's converted JPEG,
+ * kept as a local object URL because the server deletes the original once a task used it.
+ */
+async function convertedPreview(url: string): Promise<string | undefined> {
+  try {
+    const res = await fetch(url, { credentials: "same-origin" });
+    return res.ok ? URL.createObjectURL(await res.blob()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 async function uploadFile(file: File): Promise<{ url: string; width?: number; height?: number }> {
   const form = new FormData();
@@ -101,8 +122,8 @@ export function useGeneration(effect: ClientEffect) {
   const account = useAccount();
   const cap = account.plan?.plan === "subscribed" ? account.plan.uploadCap : FREE_UPLOAD_CAP;
   const subscribed = account.plan?.plan === "subscribed";
-  /** While set, the bot-check dialog is open; it resolves with a token or null. */
-  const [botCheck, setBotCheck] = useState<((token: string | null) => void) | null>(null);
+  /** While set, the bot-check dialog is open; it resolves with how the check ended. */
+  const [botCheck, setBotCheck] = useState<((outcome: BotCheckOutcome) => void) | null>(null);
   const capRef = useRef(cap);
   capRef.current = cap;
   const subscribedRef = useRef(subscribed);
@@ -110,6 +131,14 @@ export function useGeneration(effect: ClientEffect) {
   const busy = useRef(false);
   const assetsRef = useRef(assets);
   assetsRef.current = assets;
+  const signedOutRef = useRef(false);
+  signedOutRef.current = account.status === "signedOut";
+  /** Assets whose (HEIC) preview is being fetched from the server, once each. */
+  const previewsRef = useRef(new Set<string>());
+  // The user's last results of this effect stay across reloads.
+  useRecentResults(effect.id, account.status === "signedIn", (stored) =>
+    setResults((r) => mergeRecent(r, stored)),
+  );
 
   const messages: ClientMessageTable = {
     signIn: t("effect.signInToast"),
@@ -152,6 +181,11 @@ export function useGeneration(effect: ClientEffect) {
       try {
         const { url, width, height } = await uploadFile(asset.file);
         patch(asset.id, { status: "done", url, width, height });
+        if (!asset.previewUrl && !previewsRef.current.has(asset.id)) {
+          previewsRef.current.add(asset.id);
+          const preview = await convertedPreview(url);
+          if (preview) patch(asset.id, { previewUrl: preview });
+        }
         if (toastId !== undefined) toast.success(t("upload.uploaded"), { id: toastId });
         return url;
       } catch (err) {
@@ -180,13 +214,20 @@ export function useGeneration(effect: ClientEffect) {
         else setDialog("upgrade");
       }
       const files = incoming.slice(0, room);
-      const fresh = files.map((file) => ({
+      // A signed-out visitor's photos stay in the browser (nothing is uploaded before sign-in);
+      // they are offered sign-up or sign-in. HEIC gets its preview from the server's JPEG.
+      const signedOut = signedOutRef.current;
+      const fresh: UploadAsset[] = files.map((file) => ({
         id: crypto.randomUUID(),
         file,
-        previewUrl: URL.createObjectURL(file),
-        status: "uploading" as const,
+        previewUrl: isHeif(file) ? "" : URL.createObjectURL(file),
+        status: signedOut ? "waiting" : "uploading",
       }));
       setAssets((list) => [...list, ...fresh]);
+      if (signedOut) {
+        if (fresh.length) setDialog("signUp");
+        return;
+      }
       for (const a of fresh) void startUpload(a).catch(() => {});
     },
     [startUpload, t],
@@ -220,6 +261,10 @@ export function useGeneration(effect: ClientEffect) {
   const submit = async (options: GenerationOptions) => {
     // A submit while already generating is ignored (spec section 4).
     if (busy.current) return;
+    if (account.status === "signedOut") {
+      setDialog("signUp");
+      return;
+    }
     const ready = assets.filter((a) => a.status !== "error");
     if (ready.length === 0) {
       toast.error(t("effect.noImages"));
@@ -230,18 +275,27 @@ export function useGeneration(effect: ClientEffect) {
       else setDialog("upgrade");
       return;
     }
+    // The balance is known: a user who cannot pay is told so before any bot-check (the
+    // server still checks and answers 402 if the balance changed meanwhile).
+    if (account.balance !== undefined && account.balance < createCost(effect, ready.length)) {
+      setDialog("insufficientCredits");
+      return;
+    }
     busy.current = true;
     setGenerating(true);
     try {
       // Free users pass the bot-check first; the submit then continues by itself.
       let token: string | null = null;
       if (!subscribed) {
-        token = await new Promise<string | null>((resolve) => setBotCheck(() => resolve));
+        const outcome = await new Promise<BotCheckOutcome>((resolve) => setBotCheck(() => resolve));
         setBotCheck(null);
-        if (!token) {
+        // Closing the check is the user's choice, not a failure: nothing to report.
+        if (outcome.kind === "cancelled") return;
+        if (outcome.kind === "failed") {
           toast.error(messages.verificationFailed);
           return;
         }
+        token = outcome.token;
       }
       // Originals are deleted after each task: re-upload any photo a task has used.
       const urls: string[] = [];
@@ -270,8 +324,11 @@ export function useGeneration(effect: ClientEffect) {
       const body = await res.json().catch(() => ({}));
       if (!res.ok) {
         const failure = classifySubmitFailure(res.status, body, messages);
-        if (failure.kind === "insufficientCredits") setDialog("insufficientCredits");
-        else if (failure.kind === "upgrade") setDialog("upgrade");
+        if (failure.kind === "insufficientCredits") {
+          // The balance changed elsewhere: the modal states the real one.
+          setDialog("insufficientCredits");
+          void refreshAccount();
+        } else if (failure.kind === "upgrade") setDialog("upgrade");
         else toast.error(failure.kind === "signIn" ? failure.message : serverText(body, failure.message));
         if (failure.kind === "error") toast.error(t("effect.genericToast"));
         return;
@@ -307,6 +364,7 @@ export function useGeneration(effect: ClientEffect) {
                 seed: null,
                 createdAt: new Date().toISOString(),
                 sourcePreview: sources.get(effect.input.mode === "each" ? i : 0),
+                ...(taskIds.length > 1 ? { zipUrl: zipUrl({ task: taskIds[0]! }) } : {}),
               },
               ...r,
             ]);

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { ReactCompareSlider, ReactCompareSliderImage } from "react-compare-slider";
 import type { ExamplePair } from "@/core/catalogue";
 import { isRtl } from "@/i18n/locales";
+import { engineName } from "@/ui/results/engine-name";
 
 /**
  * The example gallery: a before/after comparison slider (drag, or arrow keys on the
@@ -41,10 +42,10 @@ export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: 
                 />
               }
             />
-            <span className="pointer-events-none absolute start-3 top-3 rounded bg-black/60 px-2 py-0.5 text-xs font-medium text-white">
+            <span className="pointer-events-none absolute start-3 top-3 z-10 rounded bg-black/60 px-2 py-0.5 text-xs font-medium text-white">
               {t("before")}
             </span>
-            <span className="pointer-events-none absolute end-3 top-3 rounded bg-black/60 px-2 py-0.5 text-xs font-medium text-white">
+            <span className="pointer-events-none absolute end-3 top-3 z-10 rounded bg-black/60 px-2 py-0.5 text-xs font-medium text-white">
               {t("after")}
             </span>
           </div>
@@ -106,16 +107,4 @@ export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: 
       )}
     </section>
   );
-}
-
-/** How the gallery names an engine: brands as they are, ours in the user's language. */
-const ENGINE_NAMES: Record<string, string> = {
-  comfyui: "ComfyUI",
-  fal: "fal.ai",
-  gemini: "Google Gemini",
-  openai: "OpenAI",
-  replicate: "Replicate",
-};
-function engineName(id: string, local: string): string {
-  return id === "local" ? local : (ENGINE_NAMES[id] ?? id);
 }

@@ -1,36 +1,78 @@
-import Image from "next/image";
+import { getImageProps } from "next/image";
 import { useTranslations } from "next-intl";
-import type { Effect } from "@/core/catalogue";
 import { Link } from "@/i18n/navigation";
-import { realExamples } from "@/ui/effect/examples";
 
-/** One effect in a grid: thumbnail (its first example), title, hot/new badges. */
-export function EffectCard({
-  effect,
-  title,
-  priority,
-}: {
-  effect: Effect;
+/** What a card shows of an effect: serializable, so server and client grids share it. */
+export interface CardEffect {
+  id: string;
+  href: string;
   title: string;
-  priority?: boolean;
-}) {
+  isHot?: boolean;
+  isNew?: boolean;
+  /** Its first example pair (rendered by our engine), when it has one. */
+  before?: string;
+  after?: string;
+}
+
+export const CARD_SIZES =
+  "(min-width: 1280px) 240px, (min-width: 1024px) 23vw, (min-width: 640px) 30vw, 46vw";
+
+/**
+ * One effect in a grid: its example's result, with a strip of the original photo along the
+ * start edge; hovering or focusing the card reveals the whole original (pure CSS, so it costs
+ * no JavaScript). Both images fill a square box: nothing moves when they load or swap.
+ */
+export function EffectCard({ effect, eager }: { effect: CardEffect; eager?: boolean }) {
   const t = useTranslations("common");
-  const thumb = realExamples(effect)[0]?.after;
+  const tf = useTranslations("front");
+  const pair = effect.before && effect.after ? { before: effect.before, after: effect.after } : null;
+  const loading = eager ? "eager" : "lazy";
+  // Above the fold the example files (640 px WebP, 10-40 kB) are served as they are: a cold
+  // image optimizer would otherwise delay the largest paint. Below it they are resized.
+  const unoptimized = Boolean(eager);
+  // next/image's sizing (srcset, sizes, lazy loading, a box filling the square) as plain props.
+  const imageProps = (src: string) =>
+    getImageProps({ src, alt: "", fill: true, sizes: CARD_SIZES, loading, unoptimized }).props;
   return (
     <Link
       href={effect.href}
-      className="group block overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm transition hover:shadow-md focus-visible:outline focus-visible:outline-2 focus-visible:outline-violet-600 dark:border-zinc-800 dark:bg-zinc-900"
+      className="group block overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm transition hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-600 dark:border-zinc-800 dark:bg-zinc-900"
+      data-testid="effect-card"
+      data-effect={effect.id}
     >
       <div className="relative aspect-square bg-gradient-to-br from-violet-100 to-amber-50 dark:from-violet-950 dark:to-zinc-900">
-        {thumb ? (
-          <Image
-            src={thumb}
-            alt=""
-            fill
-            sizes="(min-width: 1024px) 20vw, (min-width: 640px) 30vw, 45vw"
-            className="object-cover transition group-hover:scale-[1.02]"
-            priority={priority}
-          />
+        {pair ? (
+          <>
+            {/* eslint-disable-next-line @next/next/no-img-element -- next/image's props (srcset, sizes) on a plain img: nothing to hydrate per card */}
+            <img
+              {...imageProps(pair.after)}
+              {...(eager ? { fetchPriority: "high" as const } : {})}
+              className="object-cover"
+            />
+            {/* The original: a strip at the start edge, the whole image on hover or focus. */}
+            {/* eslint-disable-next-line @next/next/no-img-element -- as above */}
+            <img
+              {...imageProps(pair.before)}
+              className="object-cover transition-[clip-path] duration-300 [clip-path:inset(0_72%_0_0)] group-hover:[clip-path:inset(0)] group-focus-visible:[clip-path:inset(0)] motion-reduce:transition-none rtl:[clip-path:inset(0_0_0_72%)] rtl:group-hover:[clip-path:inset(0)] rtl:group-focus-visible:[clip-path:inset(0)]"
+              data-testid="card-before"
+            />
+            <span
+              aria-hidden
+              className="absolute inset-y-0 start-[28%] w-0.5 bg-white/90 shadow transition-opacity group-hover:opacity-0 group-focus-visible:opacity-0"
+            />
+            <span
+              aria-hidden
+              className="absolute bottom-2 start-2 rounded bg-black/65 px-1.5 py-0.5 text-[11px] font-medium text-white"
+            >
+              {tf("card.before")}
+            </span>
+            <span
+              aria-hidden
+              className="absolute bottom-2 end-2 rounded bg-black/65 px-1.5 py-0.5 text-[11px] font-medium text-white transition-opacity group-hover:opacity-0 group-focus-visible:opacity-0"
+            >
+              {tf("card.after")}
+            </span>
+          </>
         ) : (
           <span aria-hidden className="absolute inset-0 grid place-items-center text-4xl text-violet-400">
             ✦
@@ -38,18 +80,21 @@ export function EffectCard({
         )}
         <div className="absolute start-2 top-2 flex gap-1">
           {effect.isHot ? (
-            <span className="rounded-full bg-red-600 px-2 py-0.5 text-xs font-semibold text-white">
+            <span className="rounded-full bg-red-700 px-2 py-0.5 text-xs font-semibold text-white">
               {t("hot")}
             </span>
           ) : null}
           {effect.isNew ? (
-            <span className="rounded-full bg-blue-600 px-2 py-0.5 text-xs font-semibold text-white">
+            <span className="rounded-full bg-blue-700 px-2 py-0.5 text-xs font-semibold text-white">
               {t("new")}
             </span>
           ) : null}
         </div>
       </div>
-      <p className="px-3 py-2 text-sm font-medium">{title}</p>
+      <p className="px-3 py-2 text-sm font-medium">
+        {effect.title}
+        {pair ? <span className="sr-only"> ({tf("card.pairHint")})</span> : null}
+      </p>
     </Link>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { ResultImage } from "@/ui/effect/use-generation";
 import { Button } from "@/ui/primitives/Button";
 import { Modal } from "@/ui/primitives/Modal";
+import { modelLine } from "@/ui/results/engine-name";
 
 /** Image Details: created, seed, prompt with copy, model, download, close. */
 export function ImageDetailsModal({
@@ -16,6 +17,7 @@ export function ImageDetailsModal({
   onDownload(image: ResultImage): void;
 }) {
   const t = useTranslations("modals");
+  const tResults = useTranslations("results");
   const format = useFormatter();
   const [copied, setCopied] = useState(false);
   return (
@@ -53,8 +55,8 @@ export function ImageDetailsModal({
             {image.model ? (
               <div>
                 <dt className="font-medium text-zinc-600 dark:text-zinc-400">{t("model")}</dt>
-                <dd>
-                  {image.provider} · {image.model}
+                <dd data-testid="details-model">
+                  {modelLine(image.provider ?? "local", image.model, tResults("engineLocal"))}
                 </dd>
               </div>
             ) : null}
@@ -64,24 +66,25 @@ export function ImageDetailsModal({
                 <span className="flex-1 break-words" data-testid="details-prompt">
                   {image.prompt ? image.prompt : t("noPrompt")}
                 </span>
-                <Button
-                  variant="secondary"
-                  className="!px-2 !py-1 text-xs"
-                  onClick={async () => {
-                    await navigator.clipboard.writeText(image.prompt || "");
-                    setCopied(true);
-                    setTimeout(() => setCopied(false), 2_000);
-                  }}
-                >
-                  {copied ? t("copied") : t("copy")}
-                </Button>
+                {/* Nothing to copy without a prompt: no button that would report "Copied" for nothing. */}
+                {image.prompt ? (
+                  <Button
+                    variant="secondary"
+                    className="!px-2 !py-1 text-xs"
+                    onClick={async () => {
+                      await navigator.clipboard.writeText(image.prompt);
+                      setCopied(true);
+                      setTimeout(() => setCopied(false), 2_000);
+                    }}
+                  >
+                    {copied ? t("copied") : t("copy")}
+                  </Button>
+                ) : null}
               </dd>
             </div>
+            {/* The dialog's own ✕ closes it (one "Close" button, not two). */}
             <div className="flex gap-2 pt-2">
               <Button onClick={() => onDownload(image)}>{t("download")}</Button>
-              <Button variant="secondary" onClick={onClose}>
-                {t("close")}
-              </Button>
             </div>
           </dl>
         </div>

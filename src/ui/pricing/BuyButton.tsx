@@ -5,11 +5,12 @@ import { toast } from "sonner";
 import { useRouter } from "@/i18n/navigation";
 import { useAccount } from "@/ui/account/account-store";
 import { Button } from "@/ui/primitives/Button";
+import { useServerMessage } from "./use-subscription";
 
 /** Starts a checkout (Stripe or the test checkout) for a pack or plan. */
 export function BuyButton({ productId, label }: { productId: string; label: string }) {
   const t = useTranslations("pricing");
-  const te = useTranslations("errors.server");
+  const serverMessage = useServerMessage();
   const account = useAccount();
   const router = useRouter();
   const [busy, setBusy] = useState(false);
@@ -34,9 +35,10 @@ export function BuyButton({ productId, label }: { productId: string; label: stri
             body: JSON.stringify({ productId }),
           });
           const body = (await res.json()) as { url?: string; messageKey?: string };
-          // The server's reason in the user's language (e.g. purchases not set up here).
-          if (!res.ok && body.messageKey && te.has(body.messageKey as "busy")) {
-            toast.error(te(body.messageKey as "busy"));
+          // The server's reason in the user's language (purchases not set up here, a plan
+          // already bought).
+          if (!res.ok && body.messageKey) {
+            toast.error(serverMessage(body, t("checkoutFailed")));
             setBusy(false);
             return;
           }

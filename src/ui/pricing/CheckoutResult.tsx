@@ -6,11 +6,14 @@ import { refreshAccount } from "@/ui/account/account-store";
 
 /**
  * After a checkout: Stripe's webhook may land a moment after the browser, so the page waits
- * for the checkout to be completed (up to 30 s), then refreshes the balance in the header.
+ * for the checkout to be completed (up to 30 s), then refreshes the balance in the header. A
+ * checkout refused as a second subscription to the same plan says so.
  */
 export function CheckoutResult({ outcome }: { outcome: "success" | "cancel" }) {
   const t = useTranslations("checkout");
+  const ts = useTranslations("subscription");
   const [completed, setCompleted] = useState(false);
+  const [refused, setRefused] = useState(false);
   useEffect(() => {
     if (outcome !== "success") return;
     const id = new URLSearchParams(window.location.search).get("checkout");
@@ -18,9 +21,15 @@ export function CheckoutResult({ outcome }: { outcome: "success" | "cancel" }) {
     void (async () => {
       for (let i = 0; i < 30 && !stop; i++) {
         const r = id ? await fetch(`/api/checkout/${id}`) : null;
-        if (r?.ok && ((await r.json()) as { status: string }).status === "completed") {
+        const status = r?.ok ? ((await r.json()) as { status: string }).status : null;
+        if (status === "completed") {
           setCompleted(true);
           await refreshAccount();
+          return;
+        }
+        // A second subscription to a plan already held: not applied, refunded (billing.ts).
+        if (status === "refused") {
+          setRefused(true);
           return;
         }
         await new Promise((res) => setTimeout(res, 1_000));
@@ -33,7 +42,13 @@ export function CheckoutResult({ outcome }: { outcome: "success" | "cancel" }) {
   return (
     <div className="mt-6 space-y-6">
       <p data-testid="checkout-result">
-        {outcome === "cancel" ? t("cancelBody") : completed ? t("successBody") : t("pendingBody")}
+        {outcome === "cancel"
+          ? t("cancelBody")
+          : refused
+            ? ts("refusedCheckout")
+            : completed
+              ? t("successBody")
+              : t("pendingBody")}
       </p>
       <div className="flex gap-4">
         <Link

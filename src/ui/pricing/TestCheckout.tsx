@@ -3,6 +3,7 @@ import { useTranslations } from "next-intl";
 import { useEffect, useState } from "react";
 import { useRouter } from "@/i18n/navigation";
 import { Button } from "@/ui/primitives/Button";
+import { useServerMessage } from "./use-subscription";
 
 /** The built-in test checkout: clearly not a real payment; Pay completes it locally. */
 export function TestCheckout({ id, products }: { id: string; products: Record<string, string> }) {
@@ -10,6 +11,8 @@ export function TestCheckout({ id, products }: { id: string; products: Record<st
   const router = useRouter();
   const [checkout, setCheckout] = useState<{ productId: string; status: string } | null | "missing">(null);
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const serverMessage = useServerMessage();
   useEffect(() => {
     void fetch(`/api/checkout/${id}`).then(async (r) => setCheckout(r.ok ? await r.json() : "missing"));
   }, [id]);
@@ -25,12 +28,23 @@ export function TestCheckout({ id, products }: { id: string; products: Record<st
           {checkout ? (products[checkout.productId] ?? checkout.productId) : "…"}
         </dd>
       </dl>
+      {refusal ? (
+        <p role="alert" className="font-medium text-red-700 dark:text-red-400" data-testid="checkout-refused">
+          {refusal}
+        </p>
+      ) : null}
       <div className="flex gap-3">
         <Button
           disabled={!checkout || busy}
           onClick={async () => {
             setBusy(true);
             const r = await fetch(`/api/checkout/test/${id}/complete`, { method: "POST" });
+            if (r.status === 409) {
+              // Already subscribed (another checkout of this plan completed first): say so here.
+              setRefusal(serverMessage(await r.json().catch(() => null), t("notFound")));
+              setBusy(false);
+              return;
+            }
             router.push(r.ok ? `/checkout/success?checkout=${id}` : `/checkout/cancel?checkout=${id}`);
           }}
         >

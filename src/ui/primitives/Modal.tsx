@@ -1,6 +1,6 @@
 "use client";
 import { Dialog } from "radix-ui";
-import type { ReactNode } from "react";
+import { useLayoutEffect, useRef, type ReactNode } from "react";
 
 /** An accessible modal (Radix Dialog): focus trap, Escape, labelled title. */
 export function Modal({
@@ -20,11 +20,27 @@ export function Modal({
   wide?: boolean;
   closeLabel: string;
 }) {
+  // These dialogs open from state, not from a Radix Trigger, so Radix has nowhere to send focus
+  // back on close and it fell to the page body: remember what had focus when it opened.
+  const opener = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    if (open && document.activeElement instanceof HTMLElement && document.activeElement !== document.body) {
+      opener.current = document.activeElement;
+    }
+  }, [open]);
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-black/60 motion-safe:animate-[fade_150ms_ease-out]" />
         <Dialog.Content
+          onCloseAutoFocus={(e) => {
+            const el = opener.current;
+            opener.current = null;
+            if (el?.isConnected) {
+              e.preventDefault();
+              el.focus();
+            }
+          }}
           className={
             "fixed start-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl ltr:-translate-x-1/2 rtl:translate-x-1/2 dark:bg-zinc-900 " +
             (wide ? "max-w-3xl" : "max-w-md")

@@ -12,6 +12,7 @@ import { EffectWorkspace } from "@/ui/effect/EffectWorkspace";
 import { realExamples } from "@/ui/effect/examples";
 import { Faq } from "@/ui/faq/Faq";
 import { ExampleGallery } from "@/ui/gallery/ExampleGallery";
+import { effectSwitchedOff } from "@/ui/admin/effect-availability";
 
 type Params = Promise<{ locale: Locale; model: string }>;
 
@@ -36,10 +37,13 @@ export default async function EffectPage({ params }: { params: Params }) {
   const copy = effect ? await getEffectCopy(locale, model) : null;
   if (!effect || !copy) notFound();
   await connection(); // the support address is read per request
-  const { supportEmail } = publicConfig();
+  const { supportEmail, signupCredits } = publicConfig();
   const t = await getTranslations("common");
   const tEffect = await getTranslations("effect");
   const examples = realExamples(effect);
+  // Switched off by an operator (admin console): the page says so; submit refuses it anyway.
+  const switchedOff = effectSwitchedOff(effect.id);
+  const tErrors = switchedOff ? await getTranslations("errors") : null;
   const origin = siteOrigin();
   // Structured data: the breadcrumb trail and the FAQ, as schema.org JSON-LD.
   const jsonLd = [
@@ -86,25 +90,37 @@ export default async function EffectPage({ params }: { params: Params }) {
               {t("home")}
             </Link>
           </li>
-          <li aria-hidden>›</li>
+          <li aria-hidden>
+            <BreadcrumbChevron />
+          </li>
           <li>
             <Link href="/nano-banana-lora" className="hover:underline">
               {t("effects")}
             </Link>
           </li>
-          <li aria-hidden>›</li>
+          <li aria-hidden>
+            <BreadcrumbChevron />
+          </li>
           <li aria-current="page" className="font-medium text-zinc-900 dark:text-zinc-100">
             {copy.title}
           </li>
         </ol>
       </nav>
+      {tErrors ? (
+        <p
+          role="status"
+          className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+          data-testid="effect-unavailable"
+        >
+          {tErrors("server.effectDisabled")}
+        </p>
+      ) : null}
       <EffectWorkspace
         effect={toClientEffect(effect)}
-        title={copy.title}
         formTitle={copy.formTitle}
         formDesc={copy.formDesc}
         resultTitle={copy.resultTitle}
-        examples={examples}
+        signupCredits={signupCredits}
       />
       <ExampleGallery pairs={examples} title={copy.title} />
       <section className="mt-12">
@@ -113,5 +129,21 @@ export default async function EffectPage({ params }: { params: Params }) {
       </section>
       <Faq items={copy.faq} email={supportEmail} />
     </main>
+  );
+}
+
+/** The trail's separator: a chevron pointing the reading way (mirrored in right-to-left pages). */
+function BreadcrumbChevron() {
+  return (
+    <svg
+      viewBox="0 0 16 16"
+      width="12"
+      height="12"
+      className="rtl:-scale-x-100"
+      fill="none"
+      stroke="currentColor"
+    >
+      <path d="M6 3l5 5-5 5" strokeWidth="1.75" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
   );
 }

@@ -5,6 +5,7 @@ import { getEnv } from "@/config/env";
 import { getPricing } from "@/config/pricing";
 import type { Locale } from "@/i18n/locales";
 import { TestCheckout } from "@/ui/pricing/TestCheckout";
+import { productNames } from "../../product-names";
 
 export default async function TestCheckoutPage({
   params,
@@ -31,11 +32,24 @@ export default async function TestCheckoutPage({
     );
   }
   const format = await getFormatter();
+  const tp = await getTranslations("pricing");
+  const names = await productNames(pricing);
   const money = (cents: number) =>
     format.number(cents / 100, { style: "currency", currency: pricing.currency });
+  // What is being bought, as the pricing page says it: "Starter · 40 credits · $4.99".
   const products = Object.fromEntries([
-    ...pricing.packs.map((p) => [p.id, `${p.name} · ${p.credits} · ${money(p.priceCents)}`]),
-    ...pricing.plans.map((p) => [p.id, `${p.name} · ${money(p.priceCents)}`]),
+    ...pricing.packs.map((p) => [
+      p.id,
+      [names[p.id], tp("packCredits", { credits: p.credits }), money(p.priceCents)].join(" · "),
+    ]),
+    ...pricing.plans.map((p) => [
+      p.id,
+      [
+        names[p.id],
+        tp("planCredits", { credits: p.monthlyCredits }),
+        tp("perMonth", { price: money(p.priceCents) }),
+      ].join(" · "),
+    ]),
   ]);
   return (
     <main className="mx-auto max-w-xl px-4 py-10">

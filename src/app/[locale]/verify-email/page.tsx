@@ -1,0 +1,23 @@
+import { getTranslations, setRequestLocale } from "next-intl/server";
+import type { Locale } from "@/i18n/locales";
+import { linkToken } from "@/ui/auth/link-token";
+import { VerifyEmail } from "@/ui/auth/VerifyEmail";
+
+export default async function VerifyEmailPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ locale: Locale }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { locale } = await params;
+  setRequestLocale(locale);
+  const t = await getTranslations("auth");
+  const token = linkToken((await searchParams).token);
+  return (
+    <main className="px-4 py-12">
+      <h1 className="text-center text-3xl font-bold">{t("verifyTitle")}</h1>
+      <VerifyEmail token={token} />
+    </main>
+  );
+}
