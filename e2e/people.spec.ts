@@ -7,6 +7,9 @@ test("the bust effect asks for adult consent, then refuses a child's photo befor
   await page.goto("/");
   await signUpViaApi(page, "bust");
   await page.goto("/nano-banana-lora/boob-boost-effect");
+  // No before/after of a real person's body: the gallery says why instead.
+  await expect(page.getByTestId("examples-placeholder")).toContainText("never agreed to that");
+  await expect(page.locator('img[src*="/examples/boob-boost-effect/"]')).toHaveCount(0);
   await uploadPhotos(page, [photo("child-2-girl-1860s-crop.jpg")]);
   await expect(page.getByTestId("asset-status-done")).toHaveCount(1);
 

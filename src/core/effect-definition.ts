@@ -41,10 +41,19 @@ export interface EffectDefinition {
   optionsForm?: OptionsForm;
   /**
    * Fixture photos (tests/fixtures/photos) the example gallery and the contact sheet start
-   * from: three tasks, each the list of one task's inputs.
+   * from: three tasks, each the list of one task's inputs. Empty for an effect that edits a
+   * body (`optionsForm: "adultConsent"`): the fixtures are real people who never agreed to
+   * such an edit, so its page shows no example of one (see {@link examplesWithheld}).
    */
   exampleInputs: string[][];
 }
+
+/**
+ * Whether an effect's examples are withheld on purpose: an edit that needs the adult's
+ * consent is never advertised on a real person's photo. Its gallery says so instead.
+ */
+export const examplesWithheld = (d: Pick<EffectDefinition, "optionsForm">): boolean =>
+  d.optionsForm === "adultConsent";
 
 /** Identity, typed: keeps each effect.ts checked against EffectDefinition. */
 export const defineEffect = (definition: EffectDefinition): EffectDefinition => definition;

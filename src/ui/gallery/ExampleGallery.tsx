@@ -9,9 +9,18 @@ import { engineName } from "@/ui/results/engine-name";
 /**
  * The example gallery: a before/after comparison slider (drag, or arrow keys on the
  * handle), previous/next, dots, and Before/After labels. Effects without rendered examples
- * show a clearly marked placeholder.
+ * show a clearly marked placeholder; effects whose examples are withheld say why.
  */
-export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: string }) {
+export function ExampleGallery({
+  pairs,
+  title,
+  withheld = false,
+}: {
+  pairs: ExamplePair[];
+  title: string;
+  /** No examples on purpose (an edit of a body): the gallery says why instead of "coming soon". */
+  withheld?: boolean;
+}) {
   const t = useTranslations("results");
   const tEffect = useTranslations("effect");
   const rtl = isRtl(useLocale());
@@ -99,10 +108,10 @@ export function ExampleGallery({ pairs, title }: { pairs: ExamplePair[]; title: 
         </div>
       ) : (
         <div
-          className="mx-auto mt-4 grid aspect-[2/1] max-w-2xl place-items-center rounded-2xl border-2 border-dashed border-zinc-300 text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
+          className="mx-auto mt-4 grid aspect-[2/1] max-w-2xl place-items-center rounded-2xl border-2 border-dashed border-zinc-300 px-6 text-center text-zinc-600 dark:border-zinc-700 dark:text-zinc-400"
           data-testid="examples-placeholder"
         >
-          {t("placeholder")}
+          {withheld ? t("withheld") : t("placeholder")}
         </div>
       )}
     </section>

@@ -22,5 +22,7 @@ export const effect = defineEffect({
   isNew: true,
   options: consentOptions,
   optionsForm: "adultConsent",
-  exampleInputs: [["portrait-female-3-nasa.png"]],
+  // No examples: every fixture is a real person who never agreed to a body edit
+  // (examplesWithheld); the contact sheet and scores use the scoring set instead.
+  exampleInputs: [],
 });

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { connection } from "next/server";
 import { getTranslations, setRequestLocale } from "next-intl/server";
 import { getEffect, toClientEffect } from "@/core/catalogue";
+import { examplesWithheld } from "@/core/effect-definition";
 import { publicConfig } from "@/config/public";
 import { getEffectCopy } from "@/i18n/effect-copy";
 import type { Locale } from "@/i18n/locales";
@@ -122,7 +123,7 @@ export default async function EffectPage({ params }: { params: Params }) {
         resultTitle={copy.resultTitle}
         signupCredits={signupCredits}
       />
-      <ExampleGallery pairs={examples} title={copy.title} />
+      <ExampleGallery pairs={examples} title={copy.title} withheld={examplesWithheld(effect)} />
       <section className="mt-12">
         <h1 className="text-3xl font-bold">{copy.title}</h1>
         <p className="mt-3 max-w-3xl text-lg text-zinc-700 dark:text-zinc-300">{copy.description}</p>
