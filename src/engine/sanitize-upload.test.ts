@@ -243,12 +243,24 @@ describe("sanitizeUpload converts HEIC (iPhone photos)", () => {
     expect(performance.now() - t0).toBeLessThan(3000); // a decode of 400 MP would take minutes
   });
 
-  it("refuses a grid whose tiles would assemble past the limit, though its ispe is small", async () => {
-    // Under libheif's default ceiling (2^30 pixels); refused before any tile is assembled.
-    const t0 = performance.now();
-    const err = await rejection(sanitizeUpload(gridDeclaring(20_000, 20_000), opts));
-    expect(err.reason).toBe("The image is damaged or incomplete");
-    expect(performance.now() - t0).toBeLessThan(3000);
+  it("refuses a grid whose descriptor claims more than its declared size (a bomb hiding from ispe)", async () => {
+    // The fixture's 4x3 tiles could cover 1024x768; its ispe says 1000x750. A descriptor that
+    // disagrees with the declared size is refused by libheif before any tile is assembled, so
+    // the size checked against the limit is always the one decoded. (libheif's own ceiling,
+    // set from the limit in heif-decode.ts, is a second guard no consistent file can reach:
+    // a grid that really is larger must declare so, and the ispe check refuses it first.)
+    for (const [w, h] of [
+      [1024, 768],
+      [20_000, 20_000],
+    ] as const) {
+      const t0 = performance.now();
+      const err = await rejection(sanitizeUpload(gridDeclaring(w, h), opts));
+      expect(err.reason).toBe("The image is damaged or incomplete");
+      expect(performance.now() - t0).toBeLessThan(3000);
+    }
+    // The untouched grid decodes (the refusals above are the descriptor's doing).
+    const ok = await sanitizeUpload(gridDeclaring(1000, 750), opts);
+    expect([ok.width, ok.height]).toEqual([750, 1000]);
   });
 
   it("refuses garbage behind a HEIC header, a truncated HEIC and an AVIF", async () => {
