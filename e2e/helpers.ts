@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type Page } from "@playwright/test";
+import { outboxFiles, readOutboxFile, type OutboxEntry } from "../src/adapters/mail/outbox-reader";
 
 export const PHOTOS = path.resolve(__dirname, "../tests/fixtures/photos");
 export const photo = (name: string) => path.join(PHOTOS, name);
@@ -39,4 +40,23 @@ export async function solveBotCheck(page: Page): Promise<string> {
   const challenge = await (await page.request.get("/api/botcheck/challenge")).json();
   const solution = await solveChallenge({ challenge, deriveKey });
   return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+}
+
+/** The server's outbox (no SMTP_URL in the browser tests): DATA_DIR/mail, DATA_DIR from playwright.config.ts. */
+function outbox(): string {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts exports it)");
+  return path.join(dataDir, "mail");
+}
+
+export async function waitForMail(to: string, timeoutMs = 10_000): Promise<OutboxEntry> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    for (const file of (await outboxFiles(outbox())).reverse()) {
+      const mail = await readOutboxFile(outbox(), file);
+      if (mail.to === to) return mail;
+    }
+    if (Date.now() > until) throw new Error(`no mail to ${to} in ${outbox()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -1,26 +1,5 @@
-import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { outboxFiles, readOutboxFile, type OutboxEntry } from "../src/adapters/mail/outbox-reader";
-import { uniqueEmail } from "./helpers";
-
-/** The server's outbox (no SMTP_URL in the browser tests): DATA_DIR/mail, DATA_DIR from playwright.config.ts. */
-function outbox(): string {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts exports it)");
-  return path.join(dataDir, "mail");
-}
-
-async function waitForMail(to: string, timeoutMs = 10_000): Promise<OutboxEntry> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    for (const file of (await outboxFiles(outbox())).reverse()) {
-      const mail = await readOutboxFile(outbox(), file);
-      if (mail.to === to) return mail;
-    }
-    if (Date.now() > until) throw new Error(`no mail to ${to} in ${outbox()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { uniqueEmail, waitForMail } from "./helpers";
 
 test("a user who forgot their password resets it through the e-mailed link and signs in with the new one", async ({
   page,
