@@ -42,21 +42,30 @@ export async function solveBotCheck(page: Page): Promise<string> {
   return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
 }
 
-/** The server's outbox (no SMTP_URL in the browser tests): DATA_DIR/mail, DATA_DIR from playwright.config.ts. */
-function outbox(): string {
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set (playwright.config.ts exports it)");
+/**
+ * A server's outbox (no SMTP_URL in the browser tests): DATA_DIR/mail. `server`: the main
+ * one, or the one that requires a confirmed address (both started by playwright.config.ts).
+ */
+function outbox(server: "main" | "verify"): string {
+  const name = server === "main" ? "E2E_DATA_DIR" : "E2E_VERIFY_DATA_DIR";
+  const dataDir = process.env[name];
+  if (!dataDir) throw new Error(`${name} is not set (playwright.config.ts exports it)`);
   return path.join(dataDir, "mail");
 }
 
-export async function waitForMail(to: string, timeoutMs = 10_000): Promise<OutboxEntry> {
-  const until = Date.now() + timeoutMs;
+/** The newest mail to `to` (and matching `subject`, if given), waiting for it to arrive. */
+export async function waitForMail(
+  to: string,
+  opts: { server?: "main" | "verify"; subject?: string; timeoutMs?: number } = {},
+): Promise<OutboxEntry> {
+  const dir = outbox(opts.server ?? "main");
+  const until = Date.now() + (opts.timeoutMs ?? 10_000);
   for (;;) {
-    for (const file of (await outboxFiles(outbox())).reverse()) {
-      const mail = await readOutboxFile(outbox(), file);
-      if (mail.to === to) return mail;
+    for (const file of (await outboxFiles(dir)).reverse()) {
+      const mail = await readOutboxFile(dir, file);
+      if (mail.to === to && (opts.subject === undefined || mail.subject === opts.subject)) return mail;
     }
-    if (Date.now() > until) throw new Error(`no mail to ${to} in ${outbox()}`);
+    if (Date.now() > until) throw new Error(`no mail to ${to} in ${dir}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
