@@ -149,12 +149,16 @@ test("hreflang alternates list all 12 locales and point at real pages; JSON-LD i
   expect(shown.map((s) => s.replace(/▾/g, "").trim())).toEqual(faq.mainEntity.map((q) => q.name));
 });
 
-test("sitemap.xml and robots.txt describe the public pages", async ({ request }) => {
+test("sitemap.xml and robots.txt describe the public pages", async ({ request, baseURL }) => {
   const sitemap = await (await request.get("/sitemap.xml")).text();
+  // The running server's origin (APP_URL at run time), not the one the build saw.
+  expect(sitemap).toContain(`<loc>${baseURL}/</loc>`);
   expect(sitemap).toContain("/de/nano-banana-lora/pixel-illustration");
   expect(sitemap).toContain("/nano-banana-lora/linkedIn-profile-photo-generator");
-  expect(sitemap.match(/<url>/g)).toHaveLength(12 * 25);
+  expect(sitemap).toContain("/ar/privacy");
+  expect(sitemap).toContain("/tw/contact");
+  expect(sitemap.match(/<url>/g)).toHaveLength(12 * 28);
   const robots = await (await request.get("/robots.txt")).text();
   expect(robots).toMatch(/Disallow: \/api\//);
-  expect(robots).toMatch(/Sitemap: .*\/sitemap\.xml/);
+  expect(robots).toContain(`Sitemap: ${baseURL}/sitemap.xml`); // the running origin, too
 });

@@ -223,7 +223,7 @@ export async function Featured({ effects, total }: { effects: ListEffect[]; tota
 export async function Categories({ counts }: { counts: Record<EffectCategory, number> }) {
   const t = await getTranslations("front");
   return (
-    <section aria-labelledby="categories-title" className="py-14">
+    <section aria-labelledby="categories-title" className="pt-14">
       <h2 id="categories-title" className="text-3xl font-bold">
         {t("categoriesTitle")}
       </h2>
@@ -232,7 +232,7 @@ export async function Categories({ counts }: { counts: Record<EffectCategory, nu
           <li key={c}>
             <Link
               href={{ pathname: "/nano-banana-lora", query: { category: c } }}
-              className="block rounded-2xl border border-zinc-200 p-5 transition hover:border-violet-500 hover:shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-600 dark:border-zinc-800"
+              className="block h-full rounded-2xl border border-zinc-200 p-5 transition hover:border-violet-500 hover:shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-600 dark:border-zinc-800"
             >
               <span className="block text-lg font-semibold">{t(`categories.${c}`)}</span>
               <span className="mt-1 block text-sm text-zinc-600 dark:text-zinc-400">
