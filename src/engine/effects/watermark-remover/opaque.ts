@@ -26,8 +26,10 @@ const LOOSE_TINT = 40;
 const GLYPH_REACH = 32;
 /** A region's glyphs may grow to this many times their seeds (tops and tails of letters)... */
 const MAX_GROWTH = 4;
-/** ...and at most this share of their outline may touch more of the same ink. */
+/** ...and at most this share of their outline (else, of an ink piece's) may touch more of the same ink... */
 const MAX_LEAK = 0.05;
+/** ...and pieces that do not hold at least this share of as many pixels as its seeds. */
+const MIN_KEPT = 0.5;
 /** Ink pieces smaller than this are specks, dots and accents: not measured as glyphs. */
 const MIN_PIECE = 25;
 /** Rim taken with the glyphs: anti-aliasing and JPEG ringing. */
@@ -131,7 +133,14 @@ export function findOpaqueText(
       }
   }
   // Glyphs end where the ink ends. Ink that runs on into the surroundings (white sky, a
-  // black night) is the photo, not text drawn on it: such a region is dropped whole.
+  // black night) is the photo, not text drawn on it. A region whose outline leaks is judged
+  // per ink piece: letters over the face are text; letters that cross a dark collar or a
+  // night background merge with it, and of those only what lies on the detected line is
+  // taken. A region loses its glyphs whole when its ink grew far past its seeds, or when its
+  // pieces that stay apart from the photo's ink hold less than half as much as its seeds.
+  const pieces = components(glyphs, width, height);
+  const pieceEdge = new Uint32Array(pieces.count + 1);
+  const pieceLeak = new Uint32Array(pieces.count + 1);
   const grown = new Uint32Array(count + 1);
   const edge = new Uint32Array(count + 1);
   const leak = new Uint32Array(count + 1);
@@ -139,19 +148,39 @@ export function findOpaqueText(
     if (!glyphs[p]) continue;
     const l = owner[p]!;
     grown[l]!++;
+    const k = pieces.labels[p]!;
     const x = p % width;
     for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
       if (q < 0 || q >= n || glyphs[q]) continue;
+      pieceEdge[k]!++;
       edge[l]!++;
-      if (looseKind(q) === kind[p]) leak[l]!++;
+      if (looseKind(q) !== kind[p]) continue;
+      pieceLeak[k]!++;
+      leak[l]!++;
     }
+  }
+  const kept = new Uint32Array(count + 1);
+  const merged = new Uint8Array(n);
+  for (let p = 0; p < n; p++) {
+    if (!glyphs[p]) continue;
+    const k = pieces.labels[p]!;
+    const l = owner[p]!;
+    if (leak[l]! > edge[l]! * MAX_LEAK && pieceLeak[k]! > pieceEdge[k]! * MAX_LEAK) {
+      // Merged with the photo's own ink: only what lies on the detected line is taken (the
+      // letter; the dark photo around it there is filled from more of the same).
+      if (!labels[p]) glyphs[p] = 0;
+      merged[p] = 1;
+    } else kept[l]!++;
   }
   const keep = new Uint8Array(count + 1);
   for (let l = 1; l <= count; l++)
-    keep[l] = seeds[l]! > 0 && grown[l]! <= seeds[l]! * MAX_GROWTH && leak[l]! <= edge[l]! * MAX_LEAK ? 1 : 0;
+    keep[l] =
+      seeds[l]! > 0 && grown[l]! <= seeds[l]! * MAX_GROWTH && kept[l]! >= seeds[l]! * MIN_KEPT ? 1 : 0;
   for (let p = 0; p < n; p++) if (glyphs[p] && !keep[owner[p]!]) glyphs[p] = 0;
   // Drawn text is strokes of varied shapes; a row of a flag's stars or of buttons is not.
-  const drawn = drawnText(glyphs, owner, count, width, height, MIN_PIECE);
+  // (Judged on the letters alone: what was cut out of the photo's own ink is no letter shape.)
+  const letters = Uint8Array.from(glyphs, (v, i) => (v && !merged[i] ? 1 : 0));
+  const drawn = drawnText(letters, owner, count, width, height, MIN_PIECE);
   for (let p = 0; p < n; p++) if (glyphs[p] && !drawn[owner[p]!]) glyphs[p] = 0;
   return glyphs.includes(1) ? growMask(glyphs, width, height, RIM) : null;
 }
