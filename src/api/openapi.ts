@@ -175,7 +175,7 @@ const idemHeader = {
 
 const genericSubmit = (summary: string, route: string): Op => ({
   summary,
-  description: `The generic generate call on the ${route} route. With imageType: that effect. Without: a free-form edit of the images, or text-to-image without any, on the configured AI backend's general model (refused with 400 "noGenerativeEngine" on a server with only the local engine). Each image is charged ${EFFECT_CREDITS} credits in one transaction (at most ${MAX_OUTPUTS_PER_REQUEST} per request).`,
+  description: `The generic generate call on the ${route} route. With imageType: that effect. Without: a free-form edit of the images, or text-to-image without any, on the configured AI backend's general model (fal, Gemini, OpenAI, Replicate or ComfyUI; refused with 400 "noGenerativeEngine" on a server with only the local engine). Each image is charged ${EFFECT_CREDITS} credits in one transaction (at most ${MAX_OUTPUTS_PER_REQUEST} per request).`,
   tag: "Other model routes",
   auth: true,
   body: "GeneratePayload",
@@ -339,6 +339,8 @@ export const OPERATIONS: Record<string, Op> = {
   "GET /api/results/:id/originals": { summary: "A result's kept originals", tag: "Results", auth: true },
   "POST /api/results/:id/rerun": {
     summary: "Re-run a result through the normal submit",
+    description:
+      'The same effect, options, prompt and seed on the kept originals. A free-form result: the same instruction, dimension, model and seed through the generic generate call, on the configured AI backend (fal, Gemini, OpenAI, Replicate or ComfyUI; text-to-image needs no originals; none left: 400 "noGenerativeEngine"). Charged as a new submit.',
     tag: "Results",
     auth: true,
   },

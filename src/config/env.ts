@@ -153,6 +153,8 @@ export const envSchema = z.object({
   REPLICATE_BASE_URL: z.url().default("https://api.replicate.com"),
   /** `owner/name` or `owner/name:version`; the default's weights are Apache-2.0 (Qwen-Image-Edit-2509). */
   REPLICATE_MODEL: z.string().min(1).default("qwen/qwen-image-edit-plus"),
+  /** Text-to-image model (free-form requests without a photo); Qwen-Image's weights are Apache-2.0. */
+  REPLICATE_TEXT_MODEL: z.string().min(1).default("qwen/qwen-image"),
   REPLICATE_COST: z.coerce.number().min(0).default(0.03),
   REPLICATE_DAILY_CAP: z.coerce.number().min(0).optional(),
   /** Webhook mode: the public URL of POST /api/providers/replicate/webhook and the signing secret (whsec_…). */

@@ -94,7 +94,7 @@ export const generatePayloadSchema = z.object({
         .map((m) => `"${m}"`)
         .join(
           " or ",
-        )} (the configured backend's v1 or v2 model); omitted: the route's. Ignored by the local engine.`,
+        )} (the configured backend's v1 or v2 model; ComfyUI, OpenAI and Replicate have one general model for both); omitted: the route's. Ignored by the local engine.`,
     }),
   imageType: z.string().min(1).max(200).nullable().optional().meta({
     description:
@@ -109,7 +109,7 @@ export const generatePayloadSchema = z.object({
     .optional()
     .meta({
       description:
-        "Seed of the first image (the next ones use seed+1, seed+2…). The local engine and Gemini reproduce a result from it; fal passes it on; other backends may vary.",
+        "Seed of the first image (the next ones use seed+1, seed+2…). The local engine, Gemini and ComfyUI (its sampler's seed) reproduce a result from it; fal and Replicate pass it on; OpenAI's Images API takes none, so its results vary.",
     }),
   options: z
     .record(z.string(), z.unknown())

@@ -2,15 +2,27 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "./db";
 import { AppError } from "./errors";
+import {
+  GENERAL_MODELS,
+  GENERATE_ROUTES,
+  isFreeForm,
+  routeTier,
+  TEXT_TO_IMAGE_ID,
+  type GenerateRoute,
+} from "./free-form";
+import { generate, type GenerateDeps } from "./generate";
 import { image, task, taskInput, upload } from "./schema";
-import { submitGeneration, type SubmitDeps } from "./submit";
+import { submitGeneration } from "./submit";
 import { uploadPath } from "./uploads";
 
 /**
  * What kept originals make possible (src/core/originals.ts): a result next to the photos it
  * was made from, and the same request again. A re-run goes through the normal submit path
  * (same credits, plan cap, bot-check, effect rules, runtime settings) with the result's
- * effect, options, prompt and seed; a result of someone else answers null (404).
+ * effect, options, prompt and seed; a result of someone else answers null (404). A free-form
+ * result (the generic generate call without an effect) is asked again through that call, with
+ * its instruction, shape, model tier and seed, so it is held to the same checks (a server
+ * without a generative engine refuses it, translated, before any charge).
  */
 
 /** Our ids (ids.ts): letters and digits; anything else is not found before the database is asked. */
@@ -92,10 +104,11 @@ export const originalsGone = () =>
 
 /**
  * Submits the result's request again: a new task (a new charge) with the same effect,
- * options, prompt and seed on the same originals. Null when the result is not the user's.
+ * options, prompt and seed on the same originals (a text-to-image result has none and needs
+ * none). Null when the result is not the user's.
  */
 export async function rerunResult(
-  deps: SubmitDeps,
+  deps: GenerateDeps,
   input: {
     userId: string;
     imageId: string;
@@ -109,7 +122,28 @@ export async function rerunResult(
   if (!body.success) throw new AppError("VALIDATION", "The body may hold only turnstileToken.");
   const src = await resultSource(deps.db, input.userId, input.imageId);
   if (!src) return null;
-  if (src.inputs.length === 0 || src.inputs.some((i) => i.deletedAt !== null)) throw originalsGone();
+  const fromText = src.effectId === TEXT_TO_IMAGE_ID;
+  if (!fromText && (src.inputs.length === 0 || src.inputs.some((i) => i.deletedAt !== null)))
+    throw originalsGone();
+  if (isFreeForm(src.effectId)) {
+    return generate(deps, {
+      userId: input.userId,
+      route: generateRouteOf(src.route),
+      payload: {
+        prompt: src.prompt,
+        dimension: typeof src.options.aspectRatio === "string" ? src.options.aspectRatio : "auto",
+        image_urls: src.inputs.map((i) => uploadPath(i.id)),
+        num_images: 1,
+        turnstileToken: body.data.turnstileToken ?? null,
+        // The same tier the result was made with (the route's own, or the model chosen).
+        model: Object.entries(GENERAL_MODELS).find(([, tier]) => tier === routeTier(src.route))![0],
+        seed: src.seed,
+      },
+      idempotencyKey: input.idempotencyKey,
+      ip: input.ip,
+      hostname: input.hostname,
+    });
+  }
   return submitGeneration(deps, {
     userId: input.userId,
     route: src.route === "v2" ? "v2" : "v1",
@@ -126,4 +160,10 @@ export async function rerunResult(
     hostname: input.hostname,
     seed: src.seed,
   });
+}
+
+/** The generic route a free-form task was made on ("create-v2:v1" → "create-v2"). */
+function generateRouteOf(route: string): GenerateRoute {
+  const name = route.split(":")[0]!;
+  return Object.hasOwn(GENERATE_ROUTES, name) ? (name as GenerateRoute) : "create";
 }

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getBalance, ledgerSum } from "@/core/credits";
 import { newId } from "@/core/ids";
 import { image, shareLink, task } from "@/core/schema";
 import {
@@ -12,6 +13,8 @@ import {
   type TestServer,
   type TestUser,
 } from "./harness";
+import { startComfyUIFake, type ComfyUIFake } from "./fakes/comfyui-fake";
+import { post, taskIdsOf, uploadUrl } from "./spec-client";
 
 interface Item {
   id: string;
@@ -307,4 +310,140 @@ describe("history, deletion, share links and batch ZIPs (Postgres)", () => {
     const left = (await user.json<Page>("/api/history")).body.items.find((i) => i.id === items[1]!.id)!;
     expect(left.batchSize).toBe(1);
   }, 180_000);
+});
+
+describe("re-running a free-form result from the history", () => {
+  let comfy: ComfyUIFake;
+  let server: TestServer;
+  let localOnly: TestServer;
+  beforeAll(async () => {
+    comfy = await startComfyUIFake();
+    server = await startTestServer({
+      env: { COMFYUI_URL: comfy.url, ENGINE_RETRY_BASE_MS: "20", ENGINE_BREAKER_THRESHOLD: "1000" },
+    });
+    localOnly = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+    await localOnly?.close();
+    await comfy?.close();
+  });
+
+  const taskRow = async (s: TestServer, id: string) =>
+    (await s.services.db.select().from(task).where(eq(task.id, id)))[0]!;
+  const rerun = (user: TestUser, imageId: string, key: string) =>
+    post(user, `/api/results/${imageId}/rerun`, {}, { "idempotency-key": key });
+
+  it("asks a free-form edit again with the same instruction, shape, model and seed, charged as a new submit", async () => {
+    const user = await signUp(server);
+    await user.json("/api/account/preferences", { keepOriginals: true }, { method: "PUT" });
+    const made = await post(user, "/api/img/create", {
+      prompt: "Paint the cat in the style of a stained-glass window",
+      image_urls: [await uploadUrl(user, "pet-1-cat.png")],
+      dimension: "4:3",
+      model: "nano-banana-2",
+      seed: 11,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.code).toBe(1);
+    const [item] = (await user.json<Page>("/api/history")).body.items;
+    expect(item!.effectId).toBe("free-form");
+    const before = comfy.prompts.length;
+
+    const again = await rerun(user, item!.id, "ff-1");
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const [newTask] = taskIdsOf(again.body);
+    expect((await waitForTask(user, newTask!, 60_000)).body.code).toBe(1);
+    const [first, second] = await Promise.all([taskRow(server, item!.taskId), taskRow(server, newTask!)]);
+    expect(second).toMatchObject({
+      effectId: "free-form",
+      route: "create:v2",
+      prompt: "Paint the cat in the style of a stained-glass window",
+      options: { aspectRatio: "4:3" },
+      seed: 11,
+    });
+    expect(second!.route).toBe(first!.route);
+    // The same kind of backend got the same instruction on the same photo.
+    const job = comfy.prompts.slice(before).at(-1)!.prompt;
+    const nodes = Object.values(job);
+    expect(nodes.filter((n) => n.class_type === "LoadImage")).toHaveLength(1);
+    expect(
+      nodes.some(
+        (n) =>
+          n.class_type === "TextEncodeQwenImageEditPlus" &&
+          String(n.inputs.prompt).includes("stained-glass window"),
+      ),
+    ).toBe(true);
+    expect(await getBalance(server.services.db, user.id)).toBe(6);
+    expect(await ledgerSum(server.services.db, user.id)).toBe(6);
+  }, 120_000);
+
+  it("asks a text-to-image result again without any original photo", async () => {
+    const user = await signUp(server);
+    const made = await post(user, "/api/img/create", {
+      prompt: "A tiny house in a glass bottle",
+      dimension: "9:16",
+      seed: 3,
+    });
+    expect(made.body.code).toBe(1);
+    const [item] = (await user.json<Page>("/api/history")).body.items;
+    expect(item!.effectId).toBe("text-to-image");
+    const again = await rerun(user, item!.id, "t2i-1");
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const [newTask] = taskIdsOf(again.body);
+    expect((await waitForTask(user, newTask!, 60_000)).body.code).toBe(1);
+    expect(await taskRow(server, newTask!)).toMatchObject({
+      effectId: "text-to-image",
+      route: "create",
+      prompt: "A tiny house in a glass bottle",
+      options: { aspectRatio: "9:16" },
+      seed: 3,
+    });
+    expect(await getBalance(server.services.db, user.id)).toBe(6);
+    // Someone else's result is not found, and costs them nothing.
+    const other = await signUp(server);
+    expect((await rerun(other, item!.id, "t2i-2")).status).toBe(404);
+    expect(await getBalance(server.services.db, other.id)).toBe(10);
+  }, 120_000);
+
+  it("is refused, translated and before any charge, once the server has no generative engine", async () => {
+    const user = await signUp(localOnly);
+    const db = localOnly.services.db;
+    // A text-to-image result made while the server still had one (written as the task system does).
+    const taskId = newId();
+    const imageId = newId();
+    await db.insert(task).values({
+      id: taskId,
+      userId: user.id,
+      effectId: "text-to-image",
+      imageType: "text-to-image",
+      route: "create-v2",
+      prompt: "A fox in the snow",
+      options: { aspectRatio: "1:1" },
+      seed: 5,
+      state: "succeeded",
+      credits: 2,
+      dedupeKey: `seed-${taskId}`,
+      deadlineAt: new Date(Date.now() + 60_000),
+    });
+    await db.insert(image).values({
+      id: imageId,
+      taskId,
+      userId: user.id,
+      storageKey: `images/seeded-${imageId}`,
+      mime: "image/png",
+      width: 10,
+      height: 10,
+      seed: 5,
+      sourceUrls: [],
+      provider: "comfyui",
+      model: "qwen-image-lightning",
+    });
+    const res = await rerun(user, imageId, "gone-1");
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ messageKey: "noGenerativeEngine" });
+    expect(res.body.message).toMatch(/no generative image engine/);
+    expect(await getBalance(db, user.id)).toBe(10);
+    expect(await db.select().from(task).where(eq(task.userId, user.id))).toHaveLength(1);
+  });
 });

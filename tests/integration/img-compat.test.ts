@@ -8,52 +8,13 @@ import { creditEntry, task } from "@/core/schema";
 import { DOCS_POLICY } from "@/api/routes/docs";
 import { startFalFake, type FalFake } from "./fakes/fal-fake";
 import { startGeminiFake, type GeminiFake } from "./fakes/gemini-fake";
-import {
-  fixture,
-  SCALE_OUT,
-  signUp,
-  solveBotCheck,
-  startTestServer,
-  type TestServer,
-  type TestUser,
-} from "./harness";
+import { SCALE_OUT, signUp, startTestServer, type TestServer } from "./harness";
+import { expectImage, imageOf, outcomeOf, poll, post, taskIdsOf, uploadUrl, type Body } from "./spec-client";
 
 /**
  * The spec's other model routes and its generic generate call (section 7, issue 19): each
  * submit/poll pair read exactly as the spec's client reads it, on the one task system.
  */
-
-type Body = Record<string, unknown> & {
-  code?: number;
-  status?: number;
-  message?: string;
-  messageKey?: string;
-  taskId?: string;
-  imageUrl?: string | null;
-  imgAfterSrc?: string | null;
-  url?: string | null;
-  failedReason?: string | null;
-  data?: {
-    taskIds?: string[];
-    taskId?: string;
-    imageUrl?: string | null;
-    imgAfterSrc?: string | null;
-    url?: string | null;
-    results?: Array<{ taskId: string; imageUrl: string | null; code: number; failedReason: string | null }>;
-    succeeded?: number;
-    failed?: number;
-  };
-};
-
-/** The spec's readings: "data.taskIds array, or data.taskId, or taskId". */
-const taskIdsOf = (b: Body): string[] =>
-  b.data?.taskIds ?? (b.data?.taskId ? [b.data.taskId] : b.taskId ? [b.taskId] : []);
-/** "code or status" 1 or 2; anything else keeps polling. */
-const outcomeOf = (b: Body): 1 | 2 | null =>
-  b.code === 1 || b.status === 1 ? 1 : b.code === 2 || b.status === 2 ? 2 : null;
-/** "data.imageUrl, data.imgAfterSrc, imageUrl, url". */
-const imageOf = (b: Body): string | null | undefined =>
-  b.data?.imageUrl ?? b.data?.imgAfterSrc ?? b.imageUrl ?? b.url;
 
 const PAIRS: Array<[string, string]> = [
   ["/api/img/flux-kontext-v2/submit", "/api/img/flux-kontext-v2/taskResult"],
@@ -68,36 +29,6 @@ const POLLS = [
   "/api/img/create-result",
   "/api/img/nano-banana/taskResult",
 ];
-
-async function uploadUrl(user: TestUser, name = "portrait-female-1.jpg"): Promise<string> {
-  const up = await user.upload(fixture(name), name, name.endsWith(".png") ? "image/png" : "image/jpeg");
-  expect(up.status).toBe(200);
-  return up.body.url!;
-}
-
-async function post(user: TestUser, path: string, payload: Record<string, unknown>, headers = {}) {
-  const token = "turnstileToken" in payload ? payload.turnstileToken : await solveBotCheck(user.server);
-  return user.json<Body>(path, { ...payload, turnstileToken: token }, { headers });
-}
-
-/** Polls a result route until code or status is 1 or 2, as the spec's client does. */
-async function poll(user: TestUser, path: string, taskId: string, timeoutMs = 60_000): Promise<Body> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const r = await user.json<Body>(path, { taskId });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    if (outcomeOf(r.body)) return r.body;
-    if (Date.now() > until) throw new Error(`${taskId} still pending on ${path}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-async function expectImage(user: TestUser, url: string | null | undefined): Promise<void> {
-  expect(url).toMatch(/^\/api\/images\//);
-  const res = await user.fetch(url!);
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toMatch(/^image\//);
-}
 
 async function tasksOf(server: TestServer, userId: string) {
   return server.services.db.select().from(task).where(eq(task.userId, userId));

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ledgerSum } from "@/core/credits";
+import { getBalance, ledgerSum } from "@/core/credits";
 import { startOpenAIFake, type OpenAIFake } from "./fakes/openai-fake";
 import { signUp, startTestServer, submitEffect, type TestServer, waitForTask } from "./harness";
+import { expectImage, imageOf, outcomeOf, poll, post, taskIdsOf, uploadUrl } from "./spec-client";
 
 /**
  * The whole flow through OpenAI's Images API, faked locally (multipart /v1/images/edits):
@@ -65,4 +66,75 @@ describe("OpenAI provider through the API", () => {
     const list = await user.json<{ images: Array<Record<string, unknown>> }>("/api/images");
     expect(list.body.images[0]).toMatchObject({ provider: "local" });
   });
+});
+
+describe("free-form generation through OpenAI (the generic generate call)", () => {
+  let openai: OpenAIFake;
+  let server: TestServer;
+  beforeAll(async () => {
+    openai = await startOpenAIFake({ apiKey: KEY });
+    server = await startTestServer({
+      env: {
+        ENGINE: "openai",
+        OPENAI_API_KEY: KEY,
+        OPENAI_BASE_URL: openai.url,
+        ENGINE_RETRY_BASE_MS: "20",
+        ENGINE_BREAKER_THRESHOLD: "1000",
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await openai?.close();
+  });
+
+  it("edits the caller's photos from an instruction through the edits call", async () => {
+    const user = await signUp(server);
+    const sub = await post(user, "/api/img/create-v2", {
+      prompt: "Give the cat a tiny wizard hat",
+      image_urls: [await uploadUrl(user, "pet-1-cat.png")],
+      image_path: await uploadUrl(user, "object-coffee.png"),
+      dimension: "16:9",
+      num_images: "1",
+    });
+    expect(sub.status, JSON.stringify(sub.body)).toBe(200);
+    const [taskId] = taskIdsOf(sub.body);
+    const done = await poll(user, "/api/img/create-v2-result", taskId!);
+    expect(outcomeOf(done), JSON.stringify(done)).toBe(1);
+    await expectImage(user, imageOf(done));
+    const call = openai.calls.at(-1)!;
+    expect(call.endpoint).toBe("edits");
+    expect(call.fields.prompt).toContain("Give the cat a tiny wizard hat");
+    expect(call.fields.size).toBe("1536x1024");
+    expect(call.images.map((i) => i.field)).toEqual(["image[]", "image[]"]);
+    expect(await ledgerSum(server.services.db, user.id)).toBe(8);
+  }, 120_000);
+
+  it("makes images from text alone through the generations call; a failed image is refunded on its own", async () => {
+    const user = await signUp(server);
+    const before = openai.calls.length;
+    // The first of the two calls is refused; the other succeeds.
+    openai.failures = [{ status: 400 }];
+    const res = await post(user, "/api/img/create", {
+      prompt: "A bowl of ramen, studio photo",
+      dimension: "1024x1536",
+      image_urls: [],
+      num_images: 2,
+      batchSize: 1,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ code: 1, data: { succeeded: 1, failed: 1 } });
+    await expectImage(user, res.body.data?.url);
+    expect(res.body.data!.results!.find((r) => r.code === 2)!.failedReason).toMatch(/refunded/);
+    const calls = openai.calls.slice(before);
+    expect(calls).toHaveLength(2);
+    for (const call of calls) {
+      expect(call.endpoint).toBe("generations");
+      expect(call.fields.prompt).toContain("A bowl of ramen, studio photo");
+      expect(call.fields.size).toBe("1024x1536");
+      expect(call.images).toEqual([]);
+    }
+    expect(await ledgerSum(server.services.db, user.id)).toBe(8);
+    expect(await getBalance(server.services.db, user.id)).toBe(8);
+  }, 120_000);
 });

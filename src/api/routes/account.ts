@@ -7,6 +7,7 @@ import { getPreferences, preferencesSchema, setPreferences } from "@/core/origin
 import { rerunResult, resultOriginals } from "@/core/rerun";
 import { clientIp, rateLimit, readJson, requireUser, type ApiEnv } from "../context";
 import { zipStream } from "../zip-stream";
+import { generateDeps } from "./img-compat";
 
 const notFound = { message: "Not found" };
 
@@ -102,7 +103,7 @@ export function accountRoutes() {
           throw new AppError("BAD_REQUEST", "The request body must be JSON.");
         }
       }
-      const res = await rerunResult(s.submitDeps, {
+      const res = await rerunResult(generateDeps(s), {
         userId: user.id,
         imageId: c.req.param("id"),
         body,

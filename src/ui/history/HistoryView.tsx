@@ -1,5 +1,6 @@
 "use client";
 import { useTranslations } from "next-intl";
+import { FREE_FORM_EDIT_ID, TEXT_TO_IMAGE_ID } from "@/core/free-form";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { toast } from "sonner";
 import { Link, useRouter } from "@/i18n/navigation";
@@ -11,6 +12,7 @@ import { CompareRerun } from "@/ui/privacy/CompareRerun";
 import { HistoryCard, historyActionClass } from "./HistoryCard";
 import { deleteResult, fetchHistory, zipUrl, type HistoryItem } from "./history-api";
 import { ShareDialog } from "./ShareDialog";
+import { TextRerun } from "./TextRerun";
 
 /** Results per page (the API's largest page). */
 const PAGE = 24;
@@ -89,7 +91,13 @@ export function HistoryView({
     setLoadingMore(false);
   };
 
-  const title = (item: HistoryItem) => labels.get(item.effectId)?.title ?? item.effectId;
+  const title = (item: HistoryItem) =>
+    labels.get(item.effectId)?.title ??
+    (item.effectId === FREE_FORM_EDIT_ID
+      ? t("freeFormTitle")
+      : item.effectId === TEXT_TO_IMAGE_ID
+        ? t("textToImageTitle")
+        : item.effectId);
 
   const download = async (item: HistoryItem) => {
     try {
@@ -189,13 +197,17 @@ export function HistoryView({
                 onDelete={() => setDeleting(item)}
                 zipHref={item.batchSize > 1 ? zipUrl({ batch: item.batchId }) : undefined}
               >
-                <CompareRerun
-                  imageId={item.id}
-                  imageUrl={item.url}
-                  width={item.width}
-                  height={item.height}
-                  actionClassName={historyActionClass}
-                />
+                {item.effectId === TEXT_TO_IMAGE_ID ? (
+                  <TextRerun imageId={item.id} className={historyActionClass} />
+                ) : (
+                  <CompareRerun
+                    imageId={item.id}
+                    imageUrl={item.url}
+                    width={item.width}
+                    height={item.height}
+                    actionClassName={historyActionClass}
+                  />
+                )}
               </HistoryCard>
             ))}
           </ul>

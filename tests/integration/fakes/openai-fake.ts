@@ -3,11 +3,12 @@ import type { AddressInfo } from "node:net";
 import sharp from "sharp";
 
 /**
- * A local stand-in for OpenAI's Images API edit endpoint (`POST /v1/images/edits`): it
- * parses the multipart body as the real API does (repeated `image[]` fields, or one
- * `image`), checks the bearer key, and answers `{created, data: [{b64_json}], usage}`
- * with a real PNG shaped like the requested size, or the API's error bodies. Tests
- * script its answers and read what it received.
+ * A local stand-in for OpenAI's Images API: the edit endpoint (`POST /v1/images/edits`),
+ * whose multipart body it parses as the real API does (repeated `image[]` fields, or one
+ * `image`), and the generation endpoint (`POST /v1/images/generations`, a JSON body without
+ * images; an unknown parameter is refused as the API does). It checks the bearer key and
+ * answers `{created, data: [{b64_json}], usage}` with a real PNG shaped like the requested
+ * size, or the API's error bodies. Tests script its answers and read what it received.
  */
 
 export type OpenAIFakeMode = "ok" | "moderation" | "5xx" | "no-image";
@@ -21,6 +22,8 @@ export interface OpenAIFakeImage {
 
 export interface OpenAIEditCall {
   at: number;
+  /** Which endpoint was called. */
+  endpoint: "edits" | "generations";
   headers: http.IncomingHttpHeaders;
   /** Text fields (prompt, model, n, size, …). */
   fields: Record<string, string>;
@@ -33,7 +36,7 @@ export interface OpenAIFake {
   mode: OpenAIFakeMode;
   /** Statuses answered to the next calls before the mode applies (e.g. [{status: 429, retryAfter: "1"}]). */
   failures: Array<{ status: number; retryAfter?: string }>;
-  /** Every edits call received (failed ones included), in order. */
+  /** Every edits and generations call received (failed ones included), in order. */
   calls: OpenAIEditCall[];
   close(): Promise<void>;
 }
@@ -61,7 +64,13 @@ export async function startOpenAIFake(opts: { apiKey: string }): Promise<OpenAIF
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) {
     const url = new URL(req.url ?? "/", fake.url);
-    if (req.method !== "POST" || url.pathname !== "/v1/images/edits") {
+    const endpoint =
+      url.pathname === "/v1/images/edits"
+        ? "edits"
+        : url.pathname === "/v1/images/generations"
+          ? "generations"
+          : null;
+    if (req.method !== "POST" || !endpoint) {
       return json(res, 404, {
         error: { message: `Invalid URL (${req.method} ${url.pathname})`, type: "invalid_request_error" },
       });
@@ -76,8 +85,18 @@ export async function startOpenAIFake(opts: { apiKey: string }): Promise<OpenAIF
         },
       });
     }
-    const call = await parseMultipart(req, body);
+    const call = endpoint === "edits" ? await parseMultipart(req, body) : parseJson(req, body);
     fake.calls.push(call);
+    if (call.unknown) {
+      return json(res, 400, {
+        error: {
+          message: `Unknown parameter: '${call.unknown}'.`,
+          type: "invalid_request_error",
+          param: call.unknown,
+          code: "unknown_parameter",
+        },
+      });
+    }
 
     const failure = fake.failures.shift();
     if (failure) {
@@ -105,12 +124,13 @@ export async function startOpenAIFake(opts: { apiKey: string }): Promise<OpenAIF
         },
       });
     }
-    if (!call.fields.prompt || call.images.length === 0) {
+    if (!call.fields.prompt || (endpoint === "edits" && call.images.length === 0)) {
+      const param = call.fields.prompt ? "image" : "prompt";
       return json(res, 400, {
         error: {
-          message: "Missing required parameter: 'image'.",
+          message: `Missing required parameter: '${param}'.`,
           type: "invalid_request_error",
-          param: "image",
+          param,
           code: "missing_required_parameter",
         },
       });
@@ -169,9 +189,56 @@ export async function startOpenAIFake(opts: { apiKey: string }): Promise<OpenAIF
   return fake;
 }
 
+/** Parameters the generations endpoint takes (anything else: 400 unknown_parameter). */
+const GENERATION_PARAMS = new Set([
+  "model",
+  "prompt",
+  "n",
+  "size",
+  "quality",
+  "background",
+  "moderation",
+  "output_compression",
+  "output_format",
+  "style",
+  "user",
+  "response_format",
+]);
+
+/** Parses the generations call's JSON body; its values are recorded as text, as the form's are. */
+function parseJson(req: http.IncomingMessage, body: Buffer): OpenAIEditCall & { unknown?: string } {
+  const call: OpenAIEditCall & { unknown?: string } = {
+    at: Date.now(),
+    endpoint: "generations",
+    headers: req.headers,
+    fields: {},
+    images: [],
+  };
+  let data: unknown;
+  try {
+    data = JSON.parse(body.toString("utf8"));
+  } catch {
+    return call;
+  }
+  for (const [name, value] of Object.entries((data ?? {}) as Record<string, unknown>)) {
+    if (!GENERATION_PARAMS.has(name)) call.unknown ??= name;
+    call.fields[name] = String(value);
+  }
+  return call;
+}
+
 /** Parses a multipart/form-data body with the platform's own parser (undici's). */
-async function parseMultipart(req: http.IncomingMessage, body: Buffer): Promise<OpenAIEditCall> {
-  const call: OpenAIEditCall = { at: Date.now(), headers: req.headers, fields: {}, images: [] };
+async function parseMultipart(
+  req: http.IncomingMessage,
+  body: Buffer,
+): Promise<OpenAIEditCall & { unknown?: string }> {
+  const call: OpenAIEditCall = {
+    at: Date.now(),
+    endpoint: "edits",
+    headers: req.headers,
+    fields: {},
+    images: [],
+  };
   const contentType = req.headers["content-type"] ?? "";
   if (!contentType.startsWith("multipart/form-data")) return call;
   const form = await new Response(new Uint8Array(body), {

@@ -11,8 +11,9 @@ import { signReplicateWebhook } from "@/engine/providers/replicate/replicate-web
  * N seconds pass; `GET /v1/predictions/{id}`; `POST /v1/predictions/{id}/cancel`; the
  * output file served from the fake itself (standing in for replicate.delivery); and, when
  * the prediction asked for one, a webhook signed the Standard Webhooks way with the
- * account secret (or, on request, a forged one). Tests script its answers and read what
- * it received.
+ * account secret (or, on request, a forged one). Inputs are checked against the model's
+ * schema: the edit models need `prompt` and `image`, Qwen-Image (text-to-image) a `prompt`
+ * and one of its aspect ratios (a version's unknown model: a `prompt`). Tests script its answers and read what it received.
  */
 
 export type ReplicateFakeMode = "ok" | "fail" | "nsfw" | "stuck" | "5xx";
@@ -79,6 +80,10 @@ interface Prediction {
   timer: NodeJS.Timeout | null;
   waiters: Array<() => void>;
 }
+
+/** Text-to-image models the fake knows (no `image` input), with their aspect ratios. */
+const TEXT_MODELS = new Set(["qwen/qwen-image"]);
+const QWEN_IMAGE_RATIOS = ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"];
 
 export async function startReplicateFake(opts: { token: string }): Promise<ReplicateFake> {
   const output = await sharp({ create: { width: 72, height: 54, channels: 3, background: "#36c" } })
@@ -192,7 +197,27 @@ export async function startReplicateFake(opts: { token: string }): Promise<Repli
         return problem(res, 422, "Invalid version or not permitted", "The specified version does not exist");
       }
       const input = (parsed.input ?? {}) as Record<string, unknown>;
-      if (typeof input.prompt !== "string" || !input.image) {
+      const textModel = create !== null && TEXT_MODELS.has(`${create[1]}/${create[2]}`);
+      if (textModel || create === null) {
+        // Qwen-Image's schema: a prompt, and an aspect ratio from its list. A version names a
+        // model the fake does not know: only its prompt is checked.
+        const problems = [
+          ...(typeof input.prompt !== "string" || !input.prompt ? ["- prompt is required"] : []),
+          ...(textModel &&
+          input.aspect_ratio !== undefined &&
+          !QWEN_IMAGE_RATIOS.includes(String(input.aspect_ratio))
+            ? [`- aspect_ratio: aspect_ratio must be one of the following: ${QWEN_IMAGE_RATIOS.join(", ")}`]
+            : []),
+        ];
+        if (problems.length) {
+          return json(res, 422, {
+            title: "Input validation failed",
+            detail: problems.join("\n"),
+            status: 422,
+            invalid_fields: [],
+          });
+        }
+      } else if (typeof input.prompt !== "string" || !input.image) {
         return json(res, 422, {
           title: "Input validation failed",
           detail: "- prompt is required\n- image is required",

@@ -85,6 +85,9 @@ describe("ComfyUI provider: a render", () => {
     expect(p.id).toBe("comfyui");
     expect(p.supports("pixel-illustration")).toBe(true);
     expect(p.supports("no-such-effect")).toBe(false);
+    // The generic generate call's free-form ids: an edit, and text-to-image (its own workflow).
+    expect(p.supports("free-form")).toBe(true);
+    expect(p.supports("text-to-image")).toBe(true);
 
     const req = request();
     const result = await p.render(req);

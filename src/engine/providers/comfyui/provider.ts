@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { TEXT_TO_IMAGE_ID } from "@/core/free-form";
 import { PROMPT_TABLE } from "../../prompts";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes, type ProviderCode } from "../codes";
@@ -30,8 +29,10 @@ import { fillWorkflow, loadWorkflow, outputSize, WorkflowError, type ApiWorkflow
  */
 
 export const COMFYUI_PROVIDER_ID = "comfyui";
-/** Model name stored with images from the built-in workflows. */
+/** Model name stored with images from the built-in edit workflows. */
 export const COMFYUI_DEFAULT_MODEL = "qwen-image-edit-2509-lightning";
+/** Model name stored with images from the built-in text-to-image workflow. */
+export const COMFYUI_TEXT_MODEL = "qwen-image-lightning";
 
 export interface ComfyUIProgress {
   /** Steps done and steps in all of the node now running (KSampler: sampling steps). */
@@ -67,8 +68,10 @@ export interface ComfyUIOptions {
   webSocket?: boolean;
   /** Output size in megapixels (default 1). */
   megapixels?: number;
-  /** Model name stored with images from the built-in workflows. */
+  /** Model name stored with images from the built-in edit workflows. */
   model?: string;
+  /** Model name stored with images from the built-in text-to-image workflow. */
+  textModel?: string;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
   /** Progress of a render: queue position while waiting, then steps done. */
   onProgress?: (progress: ComfyUIProgress, ctx: ComfyUIProgressContext) => void;
@@ -172,8 +175,8 @@ class ComfyUIProvider implements Renderer {
   }
 
   supports(effectId: string): boolean {
-    // Its edit model needs a photo: text-to-image (generic generate call, no image) is not offered.
-    return effectId !== TEXT_TO_IMAGE_ID && Object.hasOwn(PROMPT_TABLE, effectId);
+    // Every effect and both free-form ids (text-to-image has its own built-in workflow).
+    return Object.hasOwn(PROMPT_TABLE, effectId);
   }
 
   async render(
@@ -199,7 +202,9 @@ class ComfyUIProvider implements Renderer {
     const model =
       loaded.source === "operator"
         ? `comfyui-workflow:${request.effectId}`
-        : (this.opts.model ?? COMFYUI_DEFAULT_MODEL);
+        : request.images.length === 0
+          ? (this.opts.textModel ?? COMFYUI_TEXT_MODEL)
+          : (this.opts.model ?? COMFYUI_DEFAULT_MODEL);
 
     const job = await this.submit(request, signal, (images, outputPrefix) =>
       fillWorkflow(loaded.workflow, {

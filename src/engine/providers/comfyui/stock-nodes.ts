@@ -26,6 +26,7 @@ export const STOCK_NODES: Readonly<Record<string, StockNode>> = {
   VAELoader: { required: ["vae_name"], optional: [], outputs: 1 },
   LoraLoaderModelOnly: { required: ["model", "lora_name", "strength_model"], optional: [], outputs: 1 },
   LoadImage: { required: ["image"], optional: [], outputs: 2 },
+  CLIPTextEncode: { required: ["text", "clip"], optional: [], outputs: 1 },
   KSampler: {
     required: [
       "model",

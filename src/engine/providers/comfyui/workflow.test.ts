@@ -33,9 +33,9 @@ const values = (images: number) => ({
 });
 
 describe("built-in ComfyUI workflows", () => {
-  it("are the ones the provider picks from, one per image count", () => {
+  it("are the ones the provider picks from, one per image count (none: text-to-image)", () => {
     expect(builtins.sort()).toEqual(Object.values(BUILTIN_WORKFLOWS).sort());
-    expect(Object.keys(BUILTIN_WORKFLOWS).map(Number)).toEqual([1, 2]);
+    expect(Object.keys(BUILTIN_WORKFLOWS).map(Number)).toEqual([0, 1, 2, 3]);
   });
 
   for (const file of builtins) {
@@ -83,8 +83,17 @@ describe("built-in ComfyUI workflows", () => {
         expect(loads.map((l) => l.inputs.image)).toEqual(values(n).images);
       });
 
-      it("feeds every input image to the Qwen edit encoder", () => {
+      it("feeds every input image to the Qwen edit encoder (text-to-image: a plain text encoder)", () => {
         const n = imageCountOf(file);
+        if (n === 0) {
+          // Qwen-Image from text alone: no image anywhere, the description through CLIPTextEncode.
+          expect(Object.values(wf).some((x) => x.class_type === "LoadImage")).toBe(false);
+          const texts = Object.values(wf).filter((x) => x.class_type === "CLIPTextEncode");
+          expect(texts.map((t) => t.inputs.text).sort()).toEqual(["", "{{prompt}}"]);
+          const unet = Object.values(wf).find((x) => x.class_type === "UNETLoader")!;
+          expect(unet.inputs.unet_name).not.toMatch(/edit/);
+          return;
+        }
         const encoders = Object.values(wf).filter((x) => x.class_type === "TextEncodeQwenImageEditPlus");
         expect(encoders.length).toBe(2);
         for (const enc of encoders) {
@@ -157,7 +166,9 @@ describe("workflow filling", () => {
   it("picks built-ins by image count and fails clearly past them", async () => {
     expect((await loadWorkflow("pixel-illustration", 1)).file).toBe(BUILTIN_WORKFLOWS[1]);
     expect((await loadWorkflow("baby-face-generator", 2)).file).toBe(BUILTIN_WORKFLOWS[2]);
-    await expect(loadWorkflow("pixel-illustration", 3)).rejects.toThrow(WorkflowError);
+    expect((await loadWorkflow("text-to-image", 0)).file).toBe(BUILTIN_WORKFLOWS[0]);
+    expect((await loadWorkflow("free-form", 3)).file).toBe(BUILTIN_WORKFLOWS[3]);
+    await expect(loadWorkflow("free-form", 4)).rejects.toThrow(WorkflowError);
   });
 });
 

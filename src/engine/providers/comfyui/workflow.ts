@@ -43,11 +43,18 @@ export interface LoadedWorkflow {
   file: string;
 }
 
-/** Our built-in workflows by number of input images. */
+/**
+ * Our built-in workflows by number of input images: none is text-to-image (Qwen-Image), one
+ * to three an instruction edit (Qwen-Image-Edit-2509 takes at most three images).
+ */
 export const BUILTIN_WORKFLOWS: Readonly<Record<number, string>> = {
+  0: "qwen-image.text-to-image.json",
   1: "qwen-image-edit-2509.1-image.json",
   2: "qwen-image-edit-2509.2-images.json",
+  3: "qwen-image-edit-2509.3-images.json",
 };
+/** The most input images a built-in workflow takes. */
+export const MAX_BUILTIN_IMAGES = 3;
 export const BUILTIN_DIR = path.join(import.meta.dirname, "workflows");
 
 const NOT_SET_UP = "This effect is not set up correctly on the image server. Please try another effect.";

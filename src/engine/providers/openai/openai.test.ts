@@ -68,6 +68,7 @@ describe("OpenAI provider against a fake Images API", () => {
 
     expect(fake.calls).toHaveLength(1);
     const call = fake.calls[0]!;
+    expect(call.endpoint).toBe("edits");
     expect(call.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(call.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/);
     expect(call.fields.model).toBe("gpt-image-1");
@@ -89,6 +90,25 @@ describe("OpenAI provider against a fake Images API", () => {
     });
     const meta = await sharp(out.bytes).metadata();
     expect(meta.format).toBe("png");
+  });
+
+  it("makes a free-form image from text alone through POST /v1/images/generations (JSON, no image)", async () => {
+    const p = provider();
+    expect(p.supports("text-to-image")).toBe(true);
+    expect(p.supports("free-form")).toBe(true);
+    const out = await p.render({
+      ...(await request("text-to-image", [])),
+      prompt: "A red bicycle against a yellow wall",
+      options: { aspectRatio: "9:16" },
+    });
+    const call = fake.calls.at(-1)!;
+    expect(call.endpoint).toBe("generations");
+    expect(call.headers["content-type"]).toBe("application/json");
+    expect(call.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(call.fields).toMatchObject({ model: "gpt-image-1", n: "1", size: "1024x1536" });
+    expect(call.fields.prompt).toContain("A red bicycle against a yellow wall");
+    expect(call.images).toEqual([]);
+    expect(out).toMatchObject({ provider: "openai", model: "gpt-image-1", width: 64, height: 96 });
   });
 
   it("sends every input image as a repeated image[] field", async () => {

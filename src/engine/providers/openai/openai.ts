@@ -1,5 +1,4 @@
 import { PROMPT_TABLE, type AspectRatio } from "../../prompts";
-import { TEXT_TO_IMAGE_ID } from "@/core/free-form";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "../codes";
 import {
@@ -19,7 +18,9 @@ import { promptFor } from "../prompt-for";
  * (`POST /v1/images/edits`, multipart/form-data): every input image, the effect's prompt,
  * the model, `n=1` and a size chosen from the effect's aspect ratio go in one call, and
  * the image comes back inline as base64 (`data[0].b64_json`; GPT Image models never
- * answer with a URL). There is no job to cancel: aborting the HTTP call is all there is.
+ * answer with a URL). A request without images (the generic generate call's text-to-image)
+ * goes to the generation endpoint (`POST /v1/images/generations`, JSON) with the same
+ * fields and the same answer. There is no job to cancel: aborting the HTTP call is all there is.
  *
  * Plain fetch and FormData (Node 20 has both) through our retry layer, rather than the
  * openai SDK: one retry policy, ours, honouring Retry-After.
@@ -60,10 +61,15 @@ export class OpenAIProvider implements Renderer {
   readonly model: string;
   private readonly fetch: typeof fetch;
   private readonly endpoint: string;
+  private readonly generationsEndpoint: string;
 
   constructor(private readonly opts: OpenAIProviderOptions) {
     this.model = opts.model ?? OPENAI_DEFAULT_MODEL;
     this.endpoint = new URL("/v1/images/edits", opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL).toString();
+    this.generationsEndpoint = new URL(
+      "/v1/images/generations",
+      opts.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+    ).toString();
     this.fetch = createProviderFetch({
       provider: this.id,
       // One edit call is the whole render and GPT Image can take well over a minute:
@@ -74,37 +80,28 @@ export class OpenAIProvider implements Renderer {
   }
 
   supports(effectId: string): boolean {
-    // Its edit model needs a photo: text-to-image (generic generate call, no image) is not offered.
-    return effectId !== TEXT_TO_IMAGE_ID && effectId in PROMPT_TABLE;
+    // Every effect and both free-form ids (text-to-image through the generations endpoint).
+    return effectId in PROMPT_TABLE;
   }
 
   async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
     const prompt = await promptFor(request);
     const size = await sizeFor(prompt.aspectRatio, request.images[0]?.bytes);
-
-    const form = new FormData();
-    // gpt-image-1 takes up to 16 images; several go as repeated `image[]` fields.
-    const field = request.images.length > 1 ? "image[]" : "image";
-    request.images.forEach((img, i) => {
-      form.append(
-        field,
-        new Blob([new Uint8Array(img.bytes)], { type: img.mime }),
-        `input-${i + 1}.${extensionFor(img.mime)}`,
-      );
-    });
-    form.append("prompt", prompt.text);
-    form.append("model", this.model);
-    form.append("n", "1");
-    form.append("size", size);
-    if (this.opts.quality) form.append("quality", this.opts.quality);
-    if (this.opts.inputFidelity) form.append("input_fidelity", this.opts.inputFidelity);
+    const [url, body] =
+      request.images.length === 0
+        ? [this.generationsEndpoint, this.generationBody(prompt.text, size)]
+        : [this.endpoint, this.editForm(request, prompt.text, size)];
 
     let res: Response;
     try {
-      res = await this.fetch(this.endpoint, {
+      res = await this.fetch(url, {
         method: "POST",
-        headers: { authorization: `Bearer ${this.opts.apiKey}`, accept: "application/json" },
-        body: form,
+        headers: {
+          authorization: `Bearer ${this.opts.apiKey}`,
+          accept: "application/json",
+          ...(typeof body === "string" ? { "content-type": "application/json" } : {}),
+        },
+        body,
         signal,
       });
     } catch (err) {
@@ -117,21 +114,53 @@ export class OpenAIProvider implements Renderer {
         "The image service could not be reached. Please try again in a few minutes.",
       );
     }
-    let body: unknown;
+    let answer: unknown;
     try {
-      body = await res.json();
+      answer = await res.json();
     } catch (err) {
       if (signal?.aborted) throw signal.reason ?? err;
-      body = null;
+      answer = null;
     }
     if (!res.ok) {
-      const failure = openaiFailure(res.status, body);
-      this.opts.log?.("openai error", { status: res.status, code: failure.code, body: errorSummary(body) });
+      const failure = openaiFailure(res.status, answer);
+      this.opts.log?.("openai error", { status: res.status, code: failure.code, body: errorSummary(answer) });
       throw failure;
     }
-    const bytes = imageFrom(body);
+    const bytes = imageFrom(answer);
     const out = await readOutputImage(bytes);
     return { ...out, provider: this.id, model: this.model };
+  }
+
+  /** The generations call's JSON body (text-to-image): the edit's fields without the images. */
+  private generationBody(prompt: string, size: OpenAISize): string {
+    return JSON.stringify({
+      model: this.model,
+      prompt,
+      n: 1,
+      size,
+      ...(this.opts.quality ? { quality: this.opts.quality } : {}),
+    });
+  }
+
+  /** The edits call's multipart body: every input image, then the text fields. */
+  private editForm(request: RenderRequest, prompt: string, size: OpenAISize): FormData {
+    const form = new FormData();
+    // gpt-image-1 takes up to 16 images; several go as repeated `image[]` fields.
+    const field = request.images.length > 1 ? "image[]" : "image";
+    request.images.forEach((img, i) => {
+      form.append(
+        field,
+        new Blob([new Uint8Array(img.bytes)], { type: img.mime }),
+        `input-${i + 1}.${extensionFor(img.mime)}`,
+      );
+    });
+    form.append("prompt", prompt);
+    form.append("model", this.model);
+    form.append("n", "1");
+    form.append("size", size);
+    if (this.opts.quality) form.append("quality", this.opts.quality);
+    if (this.opts.inputFidelity) form.append("input_fidelity", this.opts.inputFidelity);
+    return form;
   }
 }
 

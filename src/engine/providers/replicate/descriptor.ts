@@ -8,6 +8,7 @@ export const replicateDescriptor: ProviderDescriptor = {
     "REPLICATE_API_TOKEN",
     "REPLICATE_BASE_URL",
     "REPLICATE_MODEL",
+    "REPLICATE_TEXT_MODEL",
     "REPLICATE_COST",
     "REPLICATE_DAILY_CAP",
     "REPLICATE_WEBHOOK_URL",
@@ -25,6 +26,7 @@ export const replicateDescriptor: ProviderDescriptor = {
       token: env.REPLICATE_API_TOKEN!,
       baseUrl: env.REPLICATE_BASE_URL,
       model: env.REPLICATE_MODEL,
+      textModel: env.REPLICATE_TEXT_MODEL,
       ...(env.REPLICATE_WEBHOOK_URL && env.REPLICATE_WEBHOOK_SECRET
         ? { webhook: { url: env.REPLICATE_WEBHOOK_URL, secret: env.REPLICATE_WEBHOOK_SECRET } }
         : {}),

@@ -16,6 +16,8 @@ import {
   parseModel,
   predictionFailure,
   REPLICATE_DEFAULT_MODEL,
+  REPLICATE_DEFAULT_TEXT_MODEL,
+  textInput,
   type ReplicateProviderOptions,
 } from "./replicate";
 import { ReplicateWebhookHub } from "./replicate-webhook";
@@ -125,6 +127,30 @@ describe("Replicate provider against a fake Replicate", () => {
 
     expect(out).toMatchObject({ provider: "replicate", model: REPLICATE_DEFAULT_MODEL, mime: "image/png" });
     expect({ w: out.width, h: out.height }).toEqual({ w: 72, h: 54 });
+  });
+
+  it("makes a free-form image from text alone on the text model (Qwen-Image's schema, no image)", async () => {
+    const p = provider();
+    expect(p.supports("text-to-image")).toBe(true);
+    expect(p.supports("free-form")).toBe(true);
+    const out = await p.render({
+      ...request("text-to-image", []),
+      prompt: "A lighthouse on a cliff, watercolour",
+      options: { aspectRatio: "3:2" },
+    });
+    const created = fake.created.at(-1)!;
+    expect(created.model).toBe(REPLICATE_DEFAULT_TEXT_MODEL);
+    expect(created.input).toMatchObject({ aspect_ratio: "3:2", output_format: "png", seed: 1234 });
+    expect(created.input.prompt).toContain("A lighthouse on a cliff, watercolour");
+    expect(created.input).not.toHaveProperty("image");
+    expect(out).toMatchObject({ provider: "replicate", model: REPLICATE_DEFAULT_TEXT_MODEL });
+    // A configured text model (with a version) goes through /v1/predictions.
+    await provider({ textModel: `someone/t2i:${VERSION}` }).render({
+      ...request("text-to-image", []),
+      prompt: "A cat",
+      options: { aspectRatio: "1:1" },
+    });
+    expect(fake.created.at(-1)).toMatchObject({ model: null, version: VERSION });
   });
 
   it("sends every input image", async () => {
@@ -361,6 +387,13 @@ describe("Replicate provider: pure helpers", () => {
     expect(nearestQwenRatio("5:4")).toBe("4:3");
     expect(nearestQwenRatio("2:3")).toBe("3:4");
     expect(nearestQwenRatio("9:16")).toBe("9:16");
+  });
+
+  it("maps free-form ratios to Qwen-Image's own list (3:2 and 2:3 included)", () => {
+    expect(textInput("x", 1, "3:2").aspect_ratio).toBe("3:2");
+    expect(textInput("x", 1, "21:9").aspect_ratio).toBe("16:9");
+    expect(textInput("x", 1, "4:5").aspect_ratio).toBe("3:4");
+    expect(textInput("x", 1).aspect_ratio).toBe("1:1");
   });
 
   it("reads safety wording in failed predictions", () => {

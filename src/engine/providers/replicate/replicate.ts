@@ -1,5 +1,4 @@
 import { PROMPT_TABLE, type AspectRatio } from "../../prompts";
-import { TEXT_TO_IMAGE_ID } from "@/core/free-form";
 import { EngineError, type Renderer, type RenderRequest, type RenderResult } from "@/core/ports/renderer";
 import { ProviderCodes } from "../codes";
 import {
@@ -29,14 +28,22 @@ import { isTerminal, ReplicateWebhookHub, type ReplicatePrediction } from "./rep
  * weights, instruction edits of one to three images (the two-photo effects need that).
  * Its input schema (`image` array, `prompt`, `aspect_ratio`, `output_format`, `seed`) is
  * what is sent; another model with the same field names can be configured instead.
+ *
+ * A request without images (the generic generate call's text-to-image) goes to the text
+ * model, Qwen-Image by default (`qwen/qwen-image`, Apache-2.0 weights): `prompt`,
+ * `aspect_ratio` (its own list), `output_format`, `seed`.
  */
 
 export const REPLICATE_PROVIDER_ID = "replicate";
 export const REPLICATE_DEFAULT_MODEL = "qwen/qwen-image-edit-plus";
 export const REPLICATE_DEFAULT_BASE_URL = "https://api.replicate.com";
 
+export const REPLICATE_DEFAULT_TEXT_MODEL = "qwen/qwen-image";
+
 /** Aspect ratios the Qwen edit models accept besides "match_input_image". */
 export const QWEN_ASPECT_RATIOS = ["1:1", "16:9", "9:16", "4:3", "3:4"] as const;
+/** Aspect ratios Qwen-Image (text-to-image) accepts. */
+export const QWEN_TEXT_ASPECT_RATIOS = ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3"] as const;
 
 /** Models whose `image` input is one URI rather than an array (the first Qwen-Image-Edit). */
 const SINGLE_IMAGE_MODELS = new Set(["qwen/qwen-image-edit"]);
@@ -48,6 +55,8 @@ export interface ReplicateProviderOptions {
   baseUrl?: string;
   /** `owner/name` (an official model) or `owner/name:<64-hex version>`; default qwen/qwen-image-edit-plus. */
   model?: string;
+  /** The text-to-image model (requests without images), same form; default qwen/qwen-image. */
+  textModel?: string;
   /**
    * Webhook mode: Replicate POSTs the finished prediction to `url`, signed with `secret`
    * (`whsec_…`). The hub the API route feeds is `provider.webhooks` (or pass your own).
@@ -74,9 +83,11 @@ const TRY_ANOTHER = "Please try a different photo.";
 export class ReplicateProvider implements Renderer {
   readonly id = REPLICATE_PROVIDER_ID;
   readonly model: string;
+  readonly textModel: string;
   /** Set in webhook mode: the API route hands verified deliveries to it. */
   readonly webhooks: ReplicateWebhookHub | null;
   private readonly ref: ModelRef;
+  private readonly textRef: ModelRef;
   private readonly origin: string;
   private readonly fetch: typeof fetch;
   private readonly createFetch: typeof fetch;
@@ -88,6 +99,8 @@ export class ReplicateProvider implements Renderer {
   constructor(private readonly opts: ReplicateProviderOptions) {
     this.model = opts.model ?? REPLICATE_DEFAULT_MODEL;
     this.ref = parseModel(this.model);
+    this.textModel = opts.textModel ?? REPLICATE_DEFAULT_TEXT_MODEL;
+    this.textRef = parseModel(this.textModel);
     this.origin = new URL(opts.baseUrl ?? REPLICATE_DEFAULT_BASE_URL).origin;
     const policy = opts.retry ?? DEFAULT_RETRY;
     const onRetry = (info: Record<string, unknown>) => opts.log?.("replicate retry", info);
@@ -116,19 +129,22 @@ export class ReplicateProvider implements Renderer {
   }
 
   supports(effectId: string): boolean {
-    // Its edit model needs a photo: text-to-image (generic generate call, no image) is not offered.
-    return effectId !== TEXT_TO_IMAGE_ID && effectId in PROMPT_TABLE;
+    // Every effect and both free-form ids (text-to-image on the text model).
+    return effectId in PROMPT_TABLE;
   }
 
   async render(request: RenderRequest, signal?: AbortSignal): Promise<RenderResult> {
     signal?.throwIfAborted();
     const prompt = await promptFor(request);
-    const input = this.inputFor(request, prompt.text, prompt.aspectRatio);
+    const fromText = request.images.length === 0;
+    const input = fromText
+      ? textInput(prompt.text, request.seed, prompt.aspectRatio)
+      : this.inputFor(request, prompt.text, prompt.aspectRatio);
 
     // The create call is not bound to the caller's signal: aborted mid-way (it can hold for
     // syncWaitSeconds), the prediction would exist without us knowing its id. It runs to
     // its end instead, and whatever it created is cancelled.
-    const creating = this.create(input);
+    const creating = this.create(fromText ? this.textRef : this.ref, input);
     let prediction: ReplicatePrediction;
     try {
       prediction = await raceAbort(creating, signal);
@@ -154,7 +170,7 @@ export class ReplicateProvider implements Renderer {
     const url = outputUrl(this.finished(done));
     const bytes = await this.download(url, signal);
     const out = await readOutputImage(bytes);
-    return { ...out, provider: this.id, model: this.model };
+    return { ...out, provider: this.id, model: fromText ? this.textModel : this.model };
   }
 
   /** The model input: the Qwen edit schema. */
@@ -173,8 +189,8 @@ export class ReplicateProvider implements Renderer {
   }
 
   /** POST the prediction (official-model route, or /v1/predictions with a version). */
-  private async create(input: Record<string, unknown>): Promise<ReplicatePrediction> {
-    const { owner, name, version } = this.ref;
+  private async create(ref: ModelRef, input: Record<string, unknown>): Promise<ReplicatePrediction> {
+    const { owner, name, version } = ref;
     const url = version
       ? `${this.origin}/v1/predictions`
       : `${this.origin}/v1/models/${encodeURIComponent(owner)}/${encodeURIComponent(name)}/predictions`;
@@ -370,16 +386,31 @@ export function parseModel(model: string): ModelRef {
 
 /** The Qwen ratio closest to an effect's ratio (log scale: 4:5 goes 3:4, 21:9 goes 16:9). */
 export function nearestQwenRatio(aspectRatio: AspectRatio): (typeof QWEN_ASPECT_RATIOS)[number] {
+  return nearestRatio(aspectRatio, QWEN_ASPECT_RATIOS);
+}
+
+/** The ratio among `choices` (which hold "1:1") closest to `aspectRatio`, on a log scale. */
+function nearestRatio<R extends string>(aspectRatio: AspectRatio, choices: readonly R[]): R {
   const value = (r: string) => {
     const [a, b] = r.split(":").map(Number) as [number, number];
     return Math.log(a / b);
   };
   const target = value(aspectRatio);
-  let best: (typeof QWEN_ASPECT_RATIOS)[number] = "1:1";
-  for (const r of QWEN_ASPECT_RATIOS) {
+  let best = choices.find((r) => r === "1:1") ?? choices[0]!;
+  for (const r of choices) {
     if (Math.abs(value(r) - target) < Math.abs(value(best) - target) - 1e-9) best = r;
   }
   return best;
+}
+
+/** The text model's input (Qwen-Image's schema): no image; square when no shape is asked. */
+export function textInput(prompt: string, seed: number, aspectRatio?: AspectRatio): Record<string, unknown> {
+  return {
+    prompt,
+    aspect_ratio: aspectRatio ? nearestRatio(aspectRatio, QWEN_TEXT_ASPECT_RATIOS) : "1:1",
+    output_format: "png",
+    seed,
+  };
 }
 
 /** The first output URL: models answer a URI or an array of URIs. */
