@@ -1,9 +1,10 @@
 import { and, eq, gt, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Pricing, Plan } from "@/config/pricing";
 import type { Db, Tx } from "./db";
-import type { PaymentEvent, PaymentProvider, Product } from "./ports/payments";
+import type { Charged, PaymentEvent, PaymentProvider, Product } from "./ports/payments";
 import {
   checkoutSession,
+  payment,
   paymentEvent,
   refusedSubscription,
   subscription,
@@ -293,6 +294,36 @@ async function refuseIfDuplicate(
   return true;
 }
 
+/**
+ * Records the money a fulfilled payment brought, as the provider charged it, under the key of
+ * the ledger entry it paid for (so a payment is recorded once, like its credits). Without an
+ * amount from the provider nothing is recorded: the console counts such a purchase as
+ * "amount not recorded" rather than guessing it from today's prices (ADR 018).
+ */
+async function recordPayment(
+  tx: Tx,
+  p: {
+    key: string;
+    provider: "test" | "stripe";
+    productId: string;
+    kind: "pack" | "plan";
+    charged?: Charged;
+  },
+): Promise<void> {
+  if (!p.charged) return;
+  await tx
+    .insert(payment)
+    .values({
+      id: p.key,
+      provider: p.provider,
+      productId: p.productId,
+      kind: p.kind,
+      amount: p.charged.amount,
+      currency: p.charged.currency.toLowerCase(),
+    })
+    .onConflictDoNothing();
+}
+
 export type ApplyResult = "applied" | "duplicate" | "ignored" | "refused";
 
 /**
@@ -347,6 +378,13 @@ export async function applyPaymentEvent(
           key: `purchase:${checkout.id}`,
           note: `${product.pack.name} pack`,
         });
+        await recordPayment(tx, {
+          key: `purchase:${checkout.id}`,
+          provider,
+          productId: product.pack.id,
+          kind: "pack",
+          charged: event.charged,
+        });
       }
       if (product.kind === "plan" && event.type === "checkout.completed") {
         // The plan's credits come with each paid invoice; here the subscription starts.
@@ -394,6 +432,14 @@ export async function applyPaymentEvent(
         kind: "purchase",
         key: `plan-credits:${event.invoiceId}`,
         note: `${plan.name} plan, monthly credits`,
+      });
+      // A plan's money is its invoices' (the first one included), never its checkout's.
+      await recordPayment(tx, {
+        key: `plan-credits:${event.invoiceId}`,
+        provider,
+        productId: plan.id,
+        kind: "plan",
+        charged: event.charged,
       });
       await activateSubscription(tx, {
         userId,
@@ -642,12 +688,26 @@ export async function renewTestSubscriptions(
         invoiceId: `test_in_${row.providerSubscriptionId}_${from}`,
         subscriptionId: row.providerSubscriptionId,
         periodEnd,
+        charged: testCharge(deps.pricing, row.planId),
       },
       "test",
     );
     if (applied === "applied") renewed++;
   }
   return renewed;
+}
+
+/**
+ * What the test checkout "charges": the product's price in the price table at that moment
+ * (recorded then, so a later change of PRICING_JSON does not rewrite its revenue).
+ */
+function testCharge(pricing: Pricing, productId: string): Charged | undefined {
+  const product = findProduct(pricing, productId);
+  if (!product) return undefined;
+  return {
+    amount: product.kind === "pack" ? product.pack.priceCents : product.plan.priceCents,
+    currency: pricing.currency,
+  };
 }
 
 /** The owner's view of a checkout, for the success and cancel pages. */
@@ -696,6 +756,7 @@ export async function completeTestCheckout(
       paid: true,
       subscriptionId,
       periodEnd,
+      ...(checkout.kind === "pack" ? { charged: testCharge(deps.pricing, checkout.productId) } : {}),
     },
     "test",
   );
@@ -713,6 +774,7 @@ export async function completeTestCheckout(
         invoiceId: `test_in_${checkoutId}_1`,
         subscriptionId,
         periodEnd,
+        charged: testCharge(deps.pricing, checkout.productId),
       },
       "test",
     );

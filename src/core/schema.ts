@@ -366,6 +366,34 @@ export const paymentEvent = pgTable("payment_event", {
   receivedAt: ts("received_at").notNull().defaultNow(),
 });
 
+/**
+ * Money received, as the provider charged it (ADR 018): one row per fulfilled payment, written
+ * in the same transaction as the credits it bought and under the same key as their ledger
+ * entry (`purchase:{checkoutId}` for a pack, `plan-credits:{invoiceId}` for a plan's invoice).
+ * The console's revenue is summed from these rows, never from today's price table. No user
+ * id (nothing personal), so it outlives a deleted account.
+ */
+export const payment = pgTable(
+  "payment",
+  {
+    id: text("id").primaryKey(),
+    /** test | stripe */
+    provider: text("provider").notNull(),
+    productId: text("product_id").notNull(),
+    /** pack | plan */
+    kind: text("kind").notNull(),
+    /** What was charged, in the currency's minor unit (Stripe's amount_total / amount_paid). */
+    amount: integer("amount").notNull(),
+    /** ISO 4217, lower case as Stripe writes it. */
+    currency: text("currency").notNull(),
+    paidAt: ts("paid_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("payment_paid_idx").on(t.paidAt),
+    check("payment_amount_non_negative", sql`${t.amount} >= 0`),
+  ],
+);
+
 /** Bot-check tokens already spent (single use), kept until they would have expired anyway. */
 export const usedBotcheckToken = pgTable(
   "used_botcheck_token",

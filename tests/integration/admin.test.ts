@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outboxFiles, readOutboxFile } from "@/adapters/mail/outbox-reader";
 import { getBalance, ledgerSum } from "@/core/credits";
 import { adminAudit, creditEntry, task, user } from "@/core/schema";
+import { startFalFake, type FalFake } from "./fakes/fal-fake";
+import { deliverStripeEvent, stripeFake } from "./fakes/stripe-fake";
 import {
   asUser,
   fixture,
@@ -45,6 +47,38 @@ const ROUTES: Array<[method: "GET" | "POST", path: string, body?: unknown]> = [
   ["GET", "/api/admin/audit"],
   ["GET", "/api/admin/no-such-route"],
 ];
+
+interface EngineStats {
+  id: string;
+  lastHour: {
+    finished: number;
+    failed: number;
+    refused: number;
+    judged: number;
+    errorRate: number | null;
+    medianSeconds: number | null;
+  };
+}
+interface Revenue {
+  provider: "test" | "stripe";
+  currency: string;
+  amount: number;
+  payments: number;
+}
+interface Overview {
+  currencies: string[];
+  days: Array<{ day: string; revenue: Revenue[]; failed: number; refused: number }>;
+  revenue: Revenue[];
+  unrecordedPayments: number;
+  effects: Array<{
+    effectId: string;
+    total: number;
+    failed: number;
+    refused: number;
+    judged: number;
+    failureRate: number | null;
+  }>;
+}
 
 const auditCount = async (server: TestServer) =>
   (await server.services.db.select({ n: count() }).from(adminAudit))[0]!.n;
@@ -326,10 +360,19 @@ describe("admin console", () => {
       "/api/admin/tasks?status=failed&provider=local",
     );
     expect(failedList.body.rows).toEqual([expect.objectContaining({ id, provider: "local" })]);
-    const engines = await boss.json<{ engines: Array<{ id: string; lastHour: { failed: number } }> }>(
-      "/api/admin/engines",
-    );
-    expect(engines.body.engines.find((e) => e.id === "local")?.lastHour.failed).toBeGreaterThanOrEqual(1);
+    // The photo was refused by the effect's rules: a refused input, not an engine error.
+    const engines = await boss.json<{ engines: EngineStats[] }>("/api/admin/engines");
+    const local = engines.body.engines.find((e) => e.id === "local")!.lastHour;
+    expect(local.refused).toBeGreaterThanOrEqual(1);
+    expect(local).toMatchObject({ failed: 0, errorRate: 0, judged: local.finished - local.refused });
+    const over = await boss.json<Overview>("/api/admin/overview?days=1");
+    expect(over.body.effects.find((e) => e.effectId === "watermark-remover")).toMatchObject({
+      total: 1,
+      failed: 0,
+      refused: 1,
+      judged: 0,
+      failureRate: null,
+    });
   });
 
   it("role changes are audited; an admin cannot demote itself or an ADMIN_EMAILS account", async () => {
@@ -467,5 +510,197 @@ describe("admin console: suspension", () => {
     expect(
       rows.filter((r) => r.targetId.startsWith("deleted_") || r.actorId.startsWith("deleted_")),
     ).toHaveLength(2);
+  });
+});
+
+describe("admin console: engine error rate (a hosted provider, faked)", () => {
+  const KEY = "fal-admin-key";
+  let fal: FalFake;
+  let server: TestServer;
+  let boss: TestUser;
+  beforeAll(async () => {
+    fal = await startFalFake({ key: KEY });
+    server = await startTestServer({
+      env: {
+        ADMIN_EMAILS: "ops@example.com",
+        FAL_KEY: KEY,
+        FAL_BASE_URL: fal.url,
+        FAL_POLL_MS: "20",
+        ENGINE_RETRY_ATTEMPTS: "2",
+        ENGINE_RETRY_BASE_MS: "20",
+        ENGINE_RETRY_MAX_MS: "200",
+        ENGINE_BREAKER_THRESHOLD: "1000",
+      },
+    });
+    boss = await signUp(server, "ops@example.com");
+    await server.services.db.update(user).set({ emailVerified: true }).where(eq(user.id, boss.id));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fal?.close();
+  });
+
+  async function render(u: TestUser, mode: FalFake["mode"]) {
+    fal.mode = mode;
+    const up = await u.upload(fixture("portrait-female-1.jpg"), "me.jpg", "image/jpeg");
+    expect(up.status).toBe(200);
+    const res = await submit(u, { image_urls: [up.body.url], imageType: "nano-banana-lora-3d-finger" });
+    expect(res.status).toBe(200);
+    return waitForTask(u, res.body.data!.taskIds[0]!, 60_000);
+  }
+
+  it("counts the provider's errors, not the inputs its safety filter refused (shown apart)", async () => {
+    const u = await signUp(server);
+    expect((await render(u, "ok")).body.code).toBe(1);
+    for (let i = 0; i < 2; i++)
+      expect((await render(u, "safety")).body).toMatchObject({
+        code: 2,
+        failedCode: "providerSafetyBlocked",
+      });
+    expect((await render(u, "submit-5xx")).body).toMatchObject({ code: 2, failedCode: "providerBusy" });
+
+    // 4 finished: 1 succeeded, 2 refused inputs, 1 engine error -> 1 / (4 - 2).
+    const engines = await boss.json<{ engines: EngineStats[] }>("/api/admin/engines");
+    expect(engines.body.engines.find((e) => e.id === "fal")?.lastHour).toMatchObject({
+      finished: 4,
+      failed: 1,
+      refused: 2,
+      judged: 2,
+      errorRate: 0.5,
+    });
+    const over = await boss.json<Overview>("/api/admin/overview?days=1");
+    expect(over.body.effects.find((e) => e.effectId === "3d-finger")).toEqual({
+      effectId: "3d-finger",
+      total: 4,
+      failed: 1,
+      refused: 2,
+      judged: 2,
+      failureRate: 0.5,
+    });
+    expect(over.body.days[0]).toMatchObject({ failed: 1, refused: 2 });
+  });
+});
+
+describe("admin console: revenue as recorded at payment time (test checkout)", () => {
+  const pricing = (currency: string, starter: number) =>
+    JSON.stringify({
+      currency,
+      packs: [{ id: "starter", name: "Starter", credits: 40, priceCents: starter }],
+      plans: [{ id: "pro", name: "Pro", monthlyCredits: 300, priceCents: 1299 }],
+    });
+  let server: TestServer;
+  let boss: TestUser;
+  beforeAll(async () => {
+    server = await startTestServer({
+      env: { ADMIN_EMAILS: "till@example.com", PRICING_JSON: pricing("usd", 499) },
+    });
+    boss = await signUp(server, "till@example.com");
+    await server.services.db.update(user).set({ emailVerified: true }).where(eq(user.id, boss.id));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function buy(u: TestUser, productId: string) {
+    const start = await u.json<{ checkoutId: string }>("/api/checkout", { productId });
+    expect(start.status).toBe(200);
+    expect((await u.json(`/api/checkout/test/${start.body.checkoutId}/complete`, {})).status).toBe(200);
+  }
+
+  it("keeps each payment's amount and currency when the price table changes; older purchases are counted as unrecorded", async () => {
+    const u = await signUp(server);
+    await buy(u, "starter");
+    await buy(u, "pro");
+    // A purchase fulfilled before amounts were recorded: its ledger entry, no payment row.
+    await server.services.db.insert(creditEntry).values({
+      userId: u.id,
+      amount: 40,
+      kind: "purchase",
+      idempotencyKey: `purchase:legacy-${u.id}`,
+      note: "Starter pack",
+    });
+    const before = await boss.json<Overview>("/api/admin/overview?days=1");
+    expect(before.body).toMatchObject({
+      currencies: ["usd"],
+      revenue: [{ provider: "test", currency: "usd", amount: 17.98, payments: 2 }],
+      unrecordedPayments: 1,
+    });
+    expect(before.body.days[0]!.revenue).toEqual(before.body.revenue);
+
+    // The operator changes PRICING_JSON (another price, another currency) and restarts.
+    const { databaseUrl, dataDir } = server;
+    await server.stop();
+    server = await startTestServer({
+      env: { ADMIN_EMAILS: "till@example.com", PRICING_JSON: pricing("eur", 999) },
+      reuse: { databaseUrl, dataDir },
+    });
+    boss = asUser(server, boss.cookie, boss.email, boss.id);
+    const after = await boss.json<Overview>("/api/admin/overview?days=1");
+    expect(after.body.revenue).toEqual(before.body.revenue);
+    expect(after.body.unrecordedPayments).toBe(1);
+
+    await buy(asUser(server, u.cookie, u.email, u.id), "starter");
+    const both = await boss.json<Overview>("/api/admin/overview?days=1");
+    expect(both.body).toMatchObject({
+      currencies: ["eur", "usd"],
+      revenue: [
+        { provider: "test", currency: "eur", amount: 9.99, payments: 1 },
+        { provider: "test", currency: "usd", amount: 17.98, payments: 2 },
+      ],
+      unrecordedPayments: 1,
+    });
+  });
+});
+
+describe("admin console: revenue as recorded at payment time (Stripe)", () => {
+  const SECRET = "whsec_admin_revenue_secret";
+  const fake = stripeFake();
+  let server: TestServer;
+  let boss: TestUser;
+  beforeAll(async () => {
+    const api = await fake.listen();
+    server = await startTestServer({
+      env: {
+        ADMIN_EMAILS: "cfo@example.com",
+        STRIPE_SECRET_KEY: "sk_test_photofx",
+        STRIPE_WEBHOOK_SECRET: SECRET,
+        STRIPE_API_URL: api,
+        TEST_CHECKOUT: "false",
+      },
+    });
+    boss = await signUp(server, "cfo@example.com");
+    await server.services.db.update(user).set({ emailVerified: true }).where(eq(user.id, boss.id));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fake.close();
+  });
+
+  const deliver = async (event: object) =>
+    expect((await deliverStripeEvent(server.url, SECRET, event)).status).toBe(200);
+  async function pay(u: TestUser, productId: string) {
+    const start = await u.json<{ url: string }>("/api/checkout", { productId });
+    expect(start.status).toBe(200);
+    return fake.pay(/\/c\/pay\/(cs_[A-Za-z0-9_]+)$/.exec(start.body.url)![1]!);
+  }
+
+  it("sums what Stripe charged (a discounted pack, a plan's invoice once), not the price table", async () => {
+    const u = await signUp(server);
+    // The pack was paid with a promotion code: Stripe charged 3.00, not the list price 4.99.
+    const pack = await pay(u, "starter");
+    const completed = pack.completed as { data: { object: Record<string, unknown> } };
+    completed.data.object.amount_total = 300;
+    await deliver(completed);
+    await deliver(completed);
+    // A plan: the checkout says 12.99 and so does its first invoice; the money came once.
+    const plan = await pay(u, "pro");
+    await deliver(plan.completed);
+    await deliver(plan.invoicePaid!);
+    const over = await boss.json<Overview>("/api/admin/overview?days=1");
+    expect(over.body).toMatchObject({
+      currencies: ["usd"],
+      revenue: [{ provider: "stripe", currency: "usd", amount: 15.99, payments: 2 }],
+      unrecordedPayments: 0,
+    });
   });
 });

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { CheckoutInput, PaymentEvent, PaymentProvider, Product } from "@/core/ports/payments";
+import type { Charged, CheckoutInput, PaymentEvent, PaymentProvider, Product } from "@/core/ports/payments";
 
 /** Stripe Checkout for packs (mode payment) and plans (mode subscription). */
 export class StripeProvider implements PaymentProvider {
@@ -184,6 +184,15 @@ const endsAtPeriodEnd = (s: Pick<Stripe.Subscription, "cancel_at_period_end" | "
 const productIdOf = (p: Product) => (p.kind === "pack" ? p.pack.id : p.plan.id);
 const idOf = (v: string | { id: string } | null | undefined) => (typeof v === "string" ? v : v?.id);
 
+/** What Stripe says it charged (minor unit, lower-case currency); undefined when it does not say. */
+const chargedOf = (
+  amount: number | null | undefined,
+  currency: string | null | undefined,
+): Charged | undefined =>
+  typeof amount === "number" && Number.isInteger(amount) && amount >= 0 && currency
+    ? { amount, currency: currency.toLowerCase() }
+    : undefined;
+
 export function mapStripeEvent(event: Stripe.Event): PaymentEvent | null {
   switch (event.type) {
     case "checkout.session.completed": {
@@ -197,12 +206,20 @@ export function mapStripeEvent(event: Stripe.Event): PaymentEvent | null {
         paid: s.payment_status === "paid" || s.payment_status === "no_payment_required",
         subscriptionId: idOf(s.subscription),
         customerId: idOf(s.customer),
+        charged: chargedOf(s.amount_total, s.currency),
       };
     }
     case "checkout.session.async_payment_succeeded": {
       const s = event.data.object;
       const checkoutId = s.client_reference_id ?? s.metadata?.checkoutId;
-      return checkoutId ? { id: event.id, type: "checkout.async_paid", checkoutId } : null;
+      return checkoutId
+        ? {
+            id: event.id,
+            type: "checkout.async_paid",
+            checkoutId,
+            charged: chargedOf(s.amount_total, s.currency),
+          }
+        : null;
     }
     case "invoice.paid": {
       const inv = event.data.object as Stripe.Invoice & {
@@ -223,6 +240,7 @@ export function mapStripeEvent(event: Stripe.Event): PaymentEvent | null {
         userId: metadata?.userId,
         planId: metadata?.productId,
         customerId: idOf(inv.customer),
+        charged: chargedOf(inv.amount_paid, inv.currency),
       };
     }
     case "customer.subscription.updated": {

@@ -7,6 +7,16 @@ import type { Pack, Plan } from "@/config/pricing";
 
 export type Product = { kind: "pack"; pack: Pack } | { kind: "plan"; plan: Plan };
 
+/**
+ * What the provider charged, as it reports it: the amount in the currency's minor unit
+ * (Stripe's amount_total / amount_paid) and the currency (ISO 4217, lower case). Recorded as
+ * the payment's revenue (ADR 018); absent when the provider did not say.
+ */
+export interface Charged {
+  amount: number;
+  currency: string;
+}
+
 /** A payment provider's events, normalized. `id` is unique per provider event. */
 export type PaymentEvent =
   | {
@@ -17,14 +27,17 @@ export type PaymentEvent =
       subscriptionId?: string;
       customerId?: string;
       periodEnd?: Date;
+      /** A pack's payment (a plan's is its invoice's). */
+      charged?: Charged;
     }
-  | { id: string; type: "checkout.async_paid"; checkoutId: string }
+  | { id: string; type: "checkout.async_paid"; checkoutId: string; charged?: Charged }
   | {
       id: string;
       type: "invoice.paid";
       invoiceId: string;
       subscriptionId: string;
       periodEnd: Date;
+      charged?: Charged;
       /** From the subscription's metadata, for an invoice that arrives before its checkout. */
       userId?: string;
       planId?: string;

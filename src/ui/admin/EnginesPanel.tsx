@@ -1,20 +1,14 @@
 "use client";
 import { useFormatter, useTranslations } from "next-intl";
+import type { EngineStats } from "@/core/admin/engines";
 import { card } from "./admin-api";
 import { LoadState } from "./Status";
 import { useAdminData } from "./use-load";
 
-interface EngineStats {
-  id: string;
-  selfHosted: boolean;
-  breaker: "closed" | "open" | "half-open" | null;
-  imagesToday: number;
-  spentToday: number;
-  dailyCap: number | null;
-  lastHour: { finished: number; failed: number; errorRate: number | null; medianSeconds: number | null };
-}
-
-/** Each configured engine: breaker, today's spend against its cap, last hour's errors and speed. */
+/**
+ * Each configured engine: breaker, today's spend against its cap, last hour's errors (refused
+ * inputs apart: they are not the engine's errors) and speed.
+ */
 export function EnginesPanel() {
   const t = useTranslations("admin");
   const format = useFormatter();
@@ -24,6 +18,7 @@ export function EnginesPanel() {
   return (
     <div>
       <p className="text-sm text-zinc-600 dark:text-zinc-400">{t("engines.note")}</p>
+      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{t("overview.rateNote")}</p>
       <ul className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {data.engines.map((e) => (
           <li key={e.id} className={card} data-testid={`engine-${e.id}`}>
@@ -50,8 +45,10 @@ export function EnginesPanel() {
               <dd>
                 {e.lastHour.errorRate === null
                   ? t("none")
-                  : `${format.number(e.lastHour.errorRate, { style: "percent", maximumFractionDigits: 1 })} (${e.lastHour.failed}/${e.lastHour.finished})`}
+                  : `${format.number(e.lastHour.errorRate, { style: "percent", maximumFractionDigits: 1 })} (${e.lastHour.failed}/${e.lastHour.judged})`}
               </dd>
+              <dt className="text-zinc-600 dark:text-zinc-400">{t("engines.refused")}</dt>
+              <dd>{format.number(e.lastHour.refused)}</dd>
               <dt className="text-zinc-600 dark:text-zinc-400">{t("engines.median")}</dt>
               <dd>
                 {e.lastHour.medianSeconds === null
