@@ -1,42 +1,40 @@
 import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { footprint, inspect, type BustRegion, type ChestPieces } from "./rules";
+import { changeNotVisibleError, footprint, inspect, type BustRegion } from "./rules";
+import { warpAt, warpBox } from "./warp";
 
 /**
- * Bust enhancement: one smooth volume per side, placed from the shoulder keypoints (and the
- * hips when seen) by rules.ts after the adult-consent, minor, one-person and body checks.
+ * Bust enhancement: a liquify "bloat" per side (warp.ts), placed from the shoulder keypoints
+ * (and the hips when seen) by rules.ts after the adult-consent, minor, one-person and body
+ * checks, which also refuse a photo where the change would not show.
  *
- * Each side's volume is a bump h = (1 − q²)² over an egg-shaped footprint (q: rules.ts
- * `footprint`; wider towards the arm, a long upper slope, a shorter lower curve; the two
- * footprints meet at the midline). Warp: the garment moves down the torso by
- * {@link DROP}·h (one maximum per side, at the fullest point), and sideways and down (never
- * up) from the fullest point by {@link SPREAD} times h's slope (the cloth stretched over a
- * larger form); the field
- * is smooth, one-to-one (no fold), and zero with zero slope on the footprint's rim. Anything
- * stiff on the cloth (a name tag, a ribbon bar: rules.ts `chestPieces`) moves whole with the
- * field's mean over it, blended into the cloth's motion over a short margin, so it is never
- * distorted. Shading: the volume's surface (height {@link HEIGHT}·h) lit by the photo's key
- * light (Lambert, against the flat torso's), plus a soft fold under the lower curve; a change
- * of the garment's own lightness (a lift along its own mean colour for dark cloth), never a
- * painted colour. Everything is weighted by the person matte: only the torso changes.
+ * The garment over each side is brought forward (magnified by up to about 1.2 at the fullest
+ * point) and its outline pushed outward and down, with a smooth falloff to no motion at the
+ * support's rim (past the arm, below the shoulder line, at the midline): the face, the
+ * shoulders, the background away from the torso and every straight edge outside the support
+ * stay as they are. Texture and buttons are carried by the warp; anything stiff on the cloth (a
+ * name tag, a ribbon bar: rules.ts `chestPieces`) moves whole with the field's mean over it,
+ * blended into the cloth's motion over a short margin, so it is never bent or enlarged. Where
+ * the outline moves over the background, the person's content (the matte, warped with it)
+ * covers it; nowhere else does a background pixel change. Shading, subtle: the volume's
+ * surface (height {@link HEIGHT}·h over the form's footprint) lit by the photo's key light
+ * (Lambert, against the flat torso's), plus a soft fold under the lower curve; a change of the
+ * garment's own lightness (a lift along its own mean colour for dark cloth), never a painted
+ * colour.
  */
 
-/** Largest move down the torso, in shoulder widths (at the fullest point). */
-export const DROP = 0.05;
-/** Largest outward spread from the fullest point, in shoulder widths (on the slopes). */
-export const SPREAD = 0.008;
 /** Height of the volume's surface for the shading, in shoulder widths. */
-const HEIGHT = 0.09;
+const HEIGHT = 0.12;
+/** A pixel counts as visibly changed past this many levels on a channel. */
+const VISIBLE_LEVELS = 10;
+/**
+ * At least a square of this side (in shoulder widths) worth of pixels must change visibly:
+ * a plain garment that blends into the background would move without showing.
+ */
+const MIN_CHANGED_SIDE = 0.1;
 /** Occlusion under the form: lightness removed at the darkest of the fold below it. */
-const FOLD = 0.15;
-/** Margin over which a stiff piece's whole-piece motion blends into the cloth's, in shoulder widths. */
-const RIGID_MARGIN = 0.08;
-/** Pixels around a stiff piece that move with it (its anti-aliased edge). */
-const EDGE = 2;
-
-/** Maximum of 4q(1 − q²) (the bump's slope in footprint units), at q = 1/√3. */
-const SLOPE_PEAK = (4 / Math.sqrt(3)) * (2 / 3);
+const FOLD = 0.12;
 
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 const smoothstep = (e0: number, e1: number, v: number) => {
@@ -89,9 +87,10 @@ export function readLight(src: RawImage, face: Face): Light {
 
 /**
  * The volume at one pixel: `mx, my` is how far the garment's content moves there (the output
- * pixel takes its colour from `(x − mx, y − my)`), `shade` is a lightness factor (1 =
- * unchanged), `h` the volume's height (0..1). All zero (shade 1) outside both footprints, except
- * the fold's shadow just under the lower curve.
+ * pixel takes its colour from `(x − mx, y − my)`: warp.ts `warpAt`), `shade` is a lightness
+ * factor (1 = unchanged), `h` the volume's height over the form's footprint (0..1). No motion
+ * outside the warp's supports; shade 1 outside the footprints, except the fold's shadow just
+ * under the lower curve.
  */
 export function bustField(
   region: BustRegion,
@@ -102,8 +101,7 @@ export function bustField(
   const W = region.width;
   const [ax, ay] = region.along;
   const [dx, dy] = region.down;
-  let mx = 0;
-  let my = 0;
+  const [mx, my] = warpAt(region, x, y);
   let gx = 0;
   let gy = 0;
   let h = 0;
@@ -119,16 +117,7 @@ export function bustField(
     }
     if (q >= 1) continue;
     const w = 1 - q * q;
-    const bump = w * w;
-    h += bump;
-    // Down the torso by DROP·h; outwards along the slope, in proportion to each half-axis.
-    const spread = (SPREAD * W * 4 * w) / SLOPE_PEAK;
-    const su = (spread * qu * a) / (W * 0.27);
-    // Down only: pushed up, the upper slope's cloth would move against the drop (a ring of
-    // still cloth around the form); a smooth ramp (no crease across the fullest point).
-    const sv = (spread * ((qv + Math.hypot(qv, 0.15)) / 2) * b) / (W * 0.27);
-    mx += DROP * W * bump * dx + su * out * ax + sv * dx;
-    my += DROP * W * bump * dy + su * out * ay + sv * dy;
+    h += w * w;
     // Surface slope (height HEIGHT·W·h) in image coordinates.
     const du = (-4 * w * qu * HEIGHT * W) / a;
     const dv = (-4 * w * qv * HEIGHT * W) / b;
@@ -136,55 +125,30 @@ export function bustField(
     gy += du * out * ay + dv * dy;
   }
   if (h === 0 && fold === 0) return { mx, my, shade: 1, h };
-  // Lambert on the surface's normal against the flat torso's; highlights at half strength
-  // (cloth scatters, and a bright rim reads as a ball), never below 0.4 (ambient light).
+  // Lambert on the surface's normal against the flat torso's; highlights damped (cloth
+  // scatters, and a bright rim reads as a ball), never below 0.4 (ambient light).
   const nl = Math.hypot(gx, gy, 1);
   const lit = (-gx * light[0] - gy * light[1] + light[2]) / nl;
   const ratio = lit / Math.max(0.2, light[2]);
-  const lambert = Math.max(0.4, ratio > 1 ? 1 + (ratio - 1) * 0.8 : ratio);
+  const lambert = Math.max(0.4, ratio > 1 ? 1 + (ratio - 1) * 0.6 : ratio);
   return { mx, my, shade: lambert * (1 - FOLD * fold), h };
 }
 
-/** Separable box blur of a float map, in place (twice gives a soft tent). */
-function boxBlur(v: Float32Array, w: number, h: number, r: number): void {
-  const tmp = new Float32Array(v.length);
-  for (let pass = 0; pass < 2; pass++) {
-    for (let y = 0; y < h; y++) {
-      let s = 0;
-      for (let x = -r; x <= r; x++) s += v[y * w + Math.max(0, Math.min(w - 1, x))]!;
-      for (let x = 0; x < w; x++) {
-        tmp[y * w + x] = s / (2 * r + 1);
-        s += v[y * w + Math.min(w - 1, x + r + 1)]! - v[y * w + Math.max(0, x - r)]!;
-      }
-    }
-    for (let x = 0; x < w; x++) {
-      let s = 0;
-      for (let y = -r; y <= r; y++) s += tmp[Math.max(0, Math.min(h - 1, y)) * w + x]!;
-      for (let y = 0; y < h; y++) {
-        v[y * w + x] = s / (2 * r + 1);
-        s += tmp[Math.min(h - 1, y + r + 1) * w + x]! - tmp[Math.max(0, y - r) * w + x]!;
-      }
-    }
-  }
-}
-
 /**
- * The warp over the region's box: the content motion per pixel, with every stiff piece moving
- * whole (its mean motion), blended into the cloth's over {@link RIGID_MARGIN}.
+ * The warp and the shading over the warp's box (warp.ts `warpBox`, and the fold's shadow under
+ * the form): per pixel, the content motion and the lightness factor.
  */
 export function motionField(
   region: BustRegion,
-  pieces: ChestPieces,
   width: number,
   height: number,
   light: Light,
 ): { box: [number, number, number, number]; mx: Float32Array; my: Float32Array; shade: Float32Array } {
-  const margin = Math.ceil(region.width * RIGID_MARGIN * 2) + 2;
-  const [bx0, by0, bx1, by1] = pieces.box;
-  const x0 = Math.max(0, bx0 - margin);
-  const y0 = Math.max(0, by0 - margin);
-  const x1 = Math.min(width - 1, bx1 + margin);
-  const y1 = Math.min(height - 1, by1 + Math.round(region.width * 0.1) + margin);
+  const [x0, y0, x1, wy1] = warpBox(region, width, height);
+  const y1 = Math.min(
+    height - 1,
+    Math.max(wy1, Math.ceil(Math.max(...region.centres.map((c) => c[1])) + region.width * 0.35)),
+  );
   const w = x1 - x0 + 1;
   const h = y1 - y0 + 1;
   const mx = new Float32Array(w * h);
@@ -198,86 +162,16 @@ export function motionField(
       my[k] = f.my;
       shade[k] = f.shade;
     }
-  if (pieces.sizes.length) {
-    const pw = bx1 - bx0 + 1;
-    const sumX = new Float64Array(pieces.sizes.length);
-    const sumY = new Float64Array(pieces.sizes.length);
-    for (let k = 0; k < pieces.label.length; k++) {
-      const l = pieces.label[k]!;
-      if (!l) continue;
-      const x = bx0 + (k % pw);
-      const y = by0 + Math.floor(k / pw);
-      const j = (y - y0) * w + x - x0;
-      sumX[l - 1]! += mx[j]!;
-      sumY[l - 1]! += my[j]!;
-    }
-    // Each piece's weight: 1 on it, falling to 0 over the margin; the blend of all pieces'
-    // whole motions replaces the cloth's where they weigh.
-    const weight = new Float32Array(w * h);
-    const wx = new Float32Array(w * h);
-    const wy = new Float32Array(w * h);
-    for (let k = 0; k < pieces.label.length; k++) {
-      const l = pieces.label[k]!;
-      if (!l) continue;
-      const j = (by0 + Math.floor(k / pw) - y0) * w + bx0 + (k % pw) - x0;
-      weight[j] = 1;
-      wx[j] = sumX[l - 1]! / pieces.sizes[l - 1]!;
-      wy[j] = sumY[l - 1]! / pieces.sizes[l - 1]!;
-    }
-    // The piece's soft edge (anti-aliasing, a shadow line) moves with it: grown by EDGE pixels.
-    for (let pass = 0; pass < EDGE; pass++) {
-      const grown = new Float32Array(weight);
-      for (let y = 0; y < h; y++)
-        for (let x = 0; x < w; x++) {
-          const j = y * w + x;
-          if (weight[j]) continue;
-          for (const n of [
-            x > 0 ? j - 1 : -1,
-            x < w - 1 ? j + 1 : -1,
-            y > 0 ? j - w : -1,
-            y < h - 1 ? j + w : -1,
-          ])
-            if (n >= 0 && weight[n]) {
-              grown[j] = 1;
-              wx[j] = wx[n]!;
-              wy[j] = wy[n]!;
-              break;
-            }
-        }
-      weight.set(grown);
-    }
-    const r = Math.max(1, Math.round(region.width * RIGID_MARGIN * 0.5));
-    // Soften around the (grown) piece, which itself keeps weight 1.
-    const solid = new Float32Array(weight);
-    boxBlur(weight, w, h, r);
-    const mxW = new Float32Array(w * h);
-    const myW = new Float32Array(w * h);
-    for (let j = 0; j < w * h; j++) {
-      mxW[j] = wx[j]! * solid[j]!;
-      myW[j] = wy[j]! * solid[j]!;
-    }
-    boxBlur(mxW, w, h, r);
-    boxBlur(myW, w, h, r);
-    for (let j = 0; j < w * h; j++) {
-      if (weight[j]! <= 0) continue;
-      // The blurred mean motion of nearby pieces; on a piece itself exactly its own.
-      const t = solid[j] ? 1 : smoothstep(0, 0.5, weight[j]!);
-      const px = solid[j] ? wx[j]! : mxW[j]! / weight[j]!;
-      const py = solid[j] ? wy[j]! : myW[j]! / weight[j]!;
-      mx[j] = mx[j]! * (1 - t) + px * t;
-      my[j] = my[j]! * (1 - t) + py * t;
-    }
-  }
   return { box: [x0, y0, x1, y1], mx, my, shade };
 }
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, region, face, pieces, matte } = await inspect(req);
+  const { src, region, face, matte } = await inspect(req);
   const light = readLight(src, face);
   const { width, height, data } = src;
   const alpha = matte.alpha;
   const out = Buffer.from(data);
-  const field = motionField(region, pieces, width, height, light);
+  const field = motionField(region, width, height, light);
   const [x0, y0, x1, y1] = field.box;
   const bw = x1 - x0 + 1;
 
@@ -310,15 +204,29 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // Lift per unit of highlight: about 60 levels on the brightest channel, in the mean's hue.
   const lift = mean.map((m) => (60 * m) / meanLight);
 
+  // The person's matte, carried by the warp: where the outline moves over the background, the
+  // person's content covers it; a background pixel nothing moves over keeps its colour.
+  const alphaAt = (x: number, y: number) => {
+    const xa = Math.max(0, Math.min(width - 2, Math.floor(x)));
+    const ya = Math.max(0, Math.min(height - 2, Math.floor(y)));
+    const fx = Math.min(1, Math.max(0, x - xa));
+    const fy = Math.min(1, Math.max(0, y - ya));
+    const i = ya * width + xa;
+    return (
+      ((alpha[i]! * (1 - fx) + alpha[i + 1]! * fx) * (1 - fy) +
+        (alpha[i + width]! * (1 - fx) + alpha[i + width + 1]! * fx) * fy) /
+      255
+    );
+  };
   for (let y = y0; y <= y1; y++) {
     for (let x = x0; x <= x1; x++) {
-      const a = alpha[y * width + x]! / 255;
-      if (a <= 0) continue;
       const k = (y - y0) * bw + x - x0;
       const mx = field.mx[k]!;
       const my = field.my[k]!;
       const shade = field.shade[k]!;
       if (mx === 0 && my === 0 && shade === 1) continue;
+      const a = alphaAt(x - mx, y - my);
+      if (a <= 0) continue;
       const o = (y * width + x) * 3;
       const s = shade - 1;
       for (let c = 0; c < 3; c++) {
@@ -329,5 +237,17 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
       }
     }
   }
+  // The promise is a visible change: refused (and refunded) when the render barely differs.
+  let changed = 0;
+  for (let i = 0; i < out.length; i += 3)
+    if (
+      Math.max(
+        Math.abs(out[i]! - data[i]!),
+        Math.abs(out[i + 1]! - data[i + 1]!),
+        Math.abs(out[i + 2]! - data[i + 2]!),
+      ) > VISIBLE_LEVELS
+    )
+      changed++;
+  if (changed < (region.width * MIN_CHANGED_SIDE) ** 2) throw changeNotVisibleError();
   return encodePng({ data: out, width, height, channels: 3 });
 }

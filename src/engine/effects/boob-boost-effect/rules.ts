@@ -3,6 +3,7 @@ import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { detectBodies, detectFaces, personMatte, type Body, type Face } from "../../vision/human";
 import { minorSignals, shoulders } from "../../vision/minor-signal";
 import { decodePortrait, noFaceError, requireOneFace } from "../../shared/face-rules";
+import { visibleShift } from "./warp";
 
 /**
  * Where the fuller form goes, from the shoulder keypoints (and the hips when MoveNet sees them),
@@ -322,6 +323,23 @@ function chestOutOfFrameError(): EngineError {
   );
 }
 
+export function changeNotVisibleError(): EngineError {
+  return new EngineError(
+    "The change would barely show in this photo: the chest is too small in the frame or blends into the background. Please upload a closer photo of one adult, from the waist or chest up.",
+    false,
+    "changeNotVisible",
+  );
+}
+
+/**
+ * The change must show at phone size: the warp's largest motion over the person's pixels in
+ * the photo at least {@link MIN_SHIFT} of the photo's long side (about 4 px on a phone's
+ * 400 px wide view) and {@link MIN_SHIFT_PX} pixels. A person small in the frame (a full
+ * figure, a group shot's distance) is refused before charging (`changeNotVisible`).
+ */
+const MIN_SHIFT = 0.01;
+const MIN_SHIFT_PX = 4;
+
 function bodyTurnedError(): EngineError {
   return new EngineError(
     "The body is turned sideways or leaning. Please upload a photo of one adult with the shoulders square to the camera.",
@@ -377,11 +395,17 @@ function hips(body: Body | undefined): [number, number] | null {
  * (`chestOutOfFrame` when the photo ends just below the chin, `noUpperBody` otherwise) at a
  * plausible width for the face; shoulders square to the camera (`bodyTurned`); nobody else
  * beside the head; the form in the frame (`chestOutOfFrame`) and on the person's matte; cloth
- * over the chest (`chestCovered`). Run before charging and as the render's first step.
+ * over the chest (`chestCovered`); a change that shows at phone size (`changeNotVisible`). Run
+ * before charging and as the render's first step.
  */
-export async function inspect(
-  req: RenderRequest,
-): Promise<{ src: RawImage; face: Face; region: BustRegion; pieces: ChestPieces; matte: Matte }> {
+export async function inspect(req: RenderRequest): Promise<{
+  src: RawImage;
+  face: Face;
+  region: BustRegion;
+  pieces: ChestPieces;
+  matte: Matte;
+  shift: number;
+}> {
   const { src, face, body } = await oneAdult(req);
   const faceWidth = faceWidthOf(face);
   const chin = Math.max(...face.mesh.map((p) => p[1]));
@@ -434,10 +458,21 @@ export async function inspect(
     if (x - width * 0.12 < 0 || x + width * 0.12 > src.width) throw noUpperBodyError();
   }
   const pieces = chestPieces(src, matte, region);
+  const scaleX = matte.width / src.width;
+  const scaleY = matte.height / src.height;
   if (Math.min(...pieces.onPerson) < MIN_ON_PERSON) throw noUpperBodyError();
   // Mostly cloth: nothing stiff covering a large part of either side.
   if (Math.max(...pieces.largest) > MAX_RIGID) throw rigidChestError();
-  return { src, face, region, pieces, matte };
+  // A change that shows: the warp's motion over the person, in the frame.
+  const shift = visibleShift(
+    region,
+    src.width,
+    src.height,
+    (x, y) => matte.alpha[Math.floor(y * scaleY) * matte.width + Math.floor(x * scaleX)]! > 128,
+  );
+  if (shift < Math.max(MIN_SHIFT_PX, MIN_SHIFT * Math.max(src.width, src.height)))
+    throw changeNotVisibleError();
+  return { src, face, region, pieces, matte, shift };
 }
 
 export const check = async (req: RenderRequest): Promise<void> => void (await inspect(req));
