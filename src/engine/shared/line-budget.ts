@@ -13,7 +13,8 @@ import { uniform } from "./random";
  * edge density and structure-tensor coherence maps, the scrap filter (pieces too short for
  * where they lie, tiny loops, wandering scribbles), the textured-photo rule (fur among leaves:
  * texture melted further, only the strongest edges, longer pieces, an animal's salient spots
- * outlined) and the completion of a pet's or an object's cut-out.
+ * outlined), the completion of a pet's or an object's cut-out, and its silhouette in a
+ * textured scene ({@link petSilhouette}).
  */
 
 /** Minimum lengths (px, 8-connected pixels) of a line piece by where most of it lies. */
@@ -654,7 +655,7 @@ function neighbour4(p: number, x: number, k: number, w: number, n: number): numb
  * round off), its inner boundary, off the picture's frame (the frame is not the animal's edge).
  * Also returns the smoothed inside (0/1), for what is inside or outside the silhouette.
  */
-export async function silhouette(
+async function silhouette(
   subject: Uint8Array,
   w: number,
   h: number,
@@ -684,7 +685,7 @@ export async function silhouette(
  * strands), outside it only pieces at least `minOutside` px long (a few long leaf or horizon
  * lines, no leaf clutter competing with the animal's shape).
  */
-export function budgetAroundSilhouette(
+function budgetAroundSilhouette(
   lines: Uint8Array,
   w: number,
   h: number,
@@ -736,7 +737,7 @@ export function budgetAroundSilhouette(
  * have like scales, lie side by side (tilt under 30 degrees), 3 to 14 radii apart, both inside.
  * The pair with the highest weaker contrast wins if that contrast is over `minContrast`.
  */
-export async function animalEyes(
+async function animalEyes(
   rgb: Uint8Array,
   w: number,
   h: number,
@@ -848,13 +849,49 @@ export async function animalEyes(
   return out;
 }
 
+/** Share of a pet's or an object's cut rim that must follow the photo's edges to be drawn as its silhouette. */
+const SILHOUETTE_AGREEMENT = 0.5;
+
+/**
+ * A pet's or an object's silhouette in a textured scene (fur among leaves), as the line
+ * effects draw it: the completed cut (`subject`, >= 128 inside, at w x h), smoothed
+ * ({@link silhouette}), taken only where its rim follows the photo's own edges (`edges`,
+ * non-zero) for at least {@link SILHOUETTE_AGREEMENT} of its length: a cut through the middle
+ * of the subject runs over smooth fur there and is no contour to draw. When it is taken, the
+ * line budget around it is applied in place on `lines` ({@link budgetAroundSilhouette}: inside
+ * only long lines, a leaf across the body, not fur strands; outside only long leaf or horizon
+ * lines; none doubling it) and the animal's eyes are added to `lines` as closed ovals (1,
+ * {@link animalEyes}, found in `rgb`, the unflattened photo at w x h). `side` sets the scale
+ * of the smoothing and the reaches (the effect's working size). Returns the silhouette (its
+ * 1 px rim and inside, 0/1) for the caller to draw bold, or null (lines untouched).
+ */
+export async function petSilhouette(
+  lines: Uint8Array,
+  w: number,
+  h: number,
+  o: { subject: Uint8Array; edges: Uint8Array; rgb: Uint8Array; side: number },
+): Promise<{ rim: Uint8Array; inside: Uint8Array } | null> {
+  const sil = await silhouette(o.subject, w, h, o.side / 200);
+  if (rimAgreement(sil.rim, o.edges, w, h, Math.max(2, Math.round(o.side / 200))) < SILHOUETTE_AGREEMENT)
+    return null;
+  budgetAroundSilhouette(lines, w, h, {
+    ...sil,
+    gap: Math.max(2, Math.round(o.side / 160)),
+    minInside: Math.round(o.side / 10),
+    minOutside: Math.round(o.side / 4),
+  });
+  const eyes = await animalEyes(o.rgb, w, h, sil.inside);
+  for (let i = 0; i < w * h; i++) if (eyes[i]) lines[i] = 1;
+  return sil;
+}
+
 /**
  * Share of a silhouette's rim pixels with an edge of the photo (`edges`, non-zero) within `r`
  * px: how far the cut follows the photo's own contours. A cut that ends in the middle of the
  * subject (a cat's face cut through) runs over smooth fur there, and its rim is not a contour
  * to draw.
  */
-export function rimAgreement(rim: Uint8Array, edges: Uint8Array, w: number, h: number, r: number): number {
+function rimAgreement(rim: Uint8Array, edges: Uint8Array, w: number, h: number, r: number): number {
   const near = densityMap(edges, w, h, r);
   let total = 0;
   let hit = 0;

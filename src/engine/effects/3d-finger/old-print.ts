@@ -1,7 +1,5 @@
-import sharp from "sharp";
 import type { RawImage } from "../../shared/image-io";
-import { inpaintRgb } from "../../shared/opencv";
-import { chromaSpread, findPrintDamage, PRINT_CHROMA } from "../../shared/print-damage";
+import { chromaSpread, PRINT_CHROMA } from "../../shared/print-damage";
 import type { Face } from "../../vision/human";
 
 /**
@@ -10,9 +8,10 @@ import type { Face } from "../../vision/human";
  * the figure, dust as pock marks) and a faded, toned print gives a figure of one beige tone
  * whose faces barely show. For a monochrome or toned photo (chroma spread under
  * {@link PRINT_CHROMA}; on a colour photo thin bright lines are mostly real):
- * 1. scratches, creases and dust (shared/print-damage: long straight thin lines and tiny
- *    spots standing out of their surroundings; never the eyes, brows, nose or mouth of a
- *    found face) are filled from their surroundings (Telea);
+ * 1. scratches, creases and dust (long straight thin lines and tiny spots standing out of
+ *    their surroundings; never the eyes, brows, nose or mouth of a found face,
+ *    {@link faceFeatures}) are filled from their surroundings (Telea; repairPrintDamage in
+ *    shared/print-damage.ts, called by render.ts);
  * 2. a torn-off part (bare paper: near-white, neutral, joined to the photo's border, more than
  *    {@link MIN_TEAR} of it) is painted in the print's backdrop colour (the mean of the print
  *    along its edge), so the cut-out does not take the tear's edge for a figure's outline;
@@ -22,8 +21,6 @@ import type { Face } from "../../vision/human";
  * A colour photo is returned unchanged.
  */
 
-/** Damage is found at about this long side (the detector's reference size). */
-const DAMAGE_SIDE = 800;
 /** Levels the stretched lightness spans, and the largest gain. */
 const LOW = 8;
 const HIGH = 247;
@@ -114,35 +111,6 @@ export function fillTear(src: RawImage): number {
 
 /** Whether the photo is a monochrome or toned print (its chroma spread is small). */
 export const isPrint = (src: RawImage): boolean => chromaSpread(src.data) < PRINT_CHROMA;
-
-/** The print's scratches, creases and dust filled (see the module comment); null when there are none. */
-export async function repairDamage(src: RawImage, faces: Face[]): Promise<RawImage | null> {
-  const { width, height, data } = src;
-  const k = Math.min(1, DAMAGE_SIDE / Math.max(width, height));
-  const dw = Math.max(16, Math.round(width * k));
-  const dh = Math.max(16, Math.round(height * k));
-  const small = await sharp(data, { raw: { width, height, channels: 3 } })
-    .resize(dw, dh, { fit: "fill" })
-    .raw()
-    .toBuffer();
-  const grey = new Uint8Array(dw * dh);
-  for (let i = 0; i < dw * dh; i++) grey[i] = Math.round(luma(small, i));
-  const features = faceFeatures(faces, width, height);
-  const keep = new Uint8Array(dw * dh);
-  for (let y = 0; y < dh; y++)
-    for (let x = 0; x < dw; x++)
-      keep[y * dw + x] =
-        features[Math.min(height - 1, Math.floor(y / k)) * width + Math.min(width - 1, Math.floor(x / k))]!;
-  const found = await findPrintDamage(grey, dw, dh, keep);
-  if (!found) return null;
-  const damage = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      damage[y * width + x] =
-        found[Math.min(dh - 1, Math.floor(y * k)) * dw + Math.min(dw - 1, Math.floor(x * k))]!;
-  const radius = Math.max(3, Math.round((3 * Math.max(width, height)) / DAMAGE_SIDE));
-  return { ...src, data: await inpaintRgb(Buffer.from(data), width, height, damage, radius) };
-}
 
 /**
  * A faded print's tones stretched on the people (`region`, 0..255 per pixel, > 128 counts):

@@ -7,8 +7,9 @@ import { noFaceError } from "../../shared/face-rules";
 import { CLAY, clayShade } from "../../shared/clay/clay";
 import { bounds, threshold } from "../../shared/mask";
 import { cutOutPeople, cutOutSubject, noSubjectError } from "../../shared/subject";
+import { repairPrintDamage } from "../../shared/print-damage";
 import { inspect } from "./rules";
-import { fillTear, isPrint, repairDamage, stretchTones } from "./old-print";
+import { faceFeatures, fillTear, isPrint, stretchTones } from "./old-print";
 import { ART, BASE, backdrop, FIGURE_SLOT, HEIGHT, PALETTES, WIDTH, windowSheenSvg } from "./scene";
 
 /**
@@ -28,9 +29,12 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const inspected = await inspect(req);
   const { face, faces, subject } = inspected;
   // An old print (monochrome or toned): its scratches, creases and dust are filled first, so
-  // they are neither sculpted nor taken for edges by the cut-out (old-print.ts).
+  // they are neither sculpted nor taken for edges by the cut-out (shared/print-damage.ts,
+  // old-print.ts).
   const print = isPrint(inspected.src);
-  const src = (print && (await repairDamage(inspected.src, faces))) || inspected.src;
+  const { width: sw, height: sh } = inspected.src;
+  const repaired = print ? await repairPrintDamage(inspected.src, faceFeatures(faces, sw, sh)) : null;
+  const src = repaired ?? inspected.src;
   if (print) {
     // A torn-off corner: bare paper painted in the print's backdrop tone (never the caller's buffer).
     if (src === inspected.src) src.data = Buffer.from(src.data);

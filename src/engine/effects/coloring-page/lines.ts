@@ -12,11 +12,8 @@ import {
   type Gradients,
   isTextured,
   quantile,
+  petSilhouette,
   salientSpots,
-  silhouette,
-  rimAgreement,
-  budgetAroundSilhouette,
-  animalEyes,
   TEXTURED,
 } from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
@@ -37,8 +34,6 @@ import { opencv } from "../../shared/opencv";
 export const WORK = 720;
 /** Above this share of edge pixels around it, a place is texture (fur, leaves), not outlines. */
 const TEXTURE_DENSITY = 0.14;
-/** Share of a pet's or an object's cut rim that must follow the photo's edges to be drawn as its silhouette. */
-const SILHOUETTE_AGREEMENT = 0.5;
 
 export interface LineOptions {
   /** Subject mask at the photo's size (255 subject), or null: the whole picture is the subject. */
@@ -140,19 +135,13 @@ export async function drawLines(
     dropIslands(keep, w, h, { minArea: island, maxPiece: Math.round(WORK / 5), exempt: detail });
 
     // A pet or an object in a textured scene (fur among leaves): its silhouette (the completed
-    // cut, smoothed) as one bold closed contour where the cut follows the photo's edges; inside
-    // it only long lines, outside only long leaf or horizon lines, none doubling it.
-    const sil = textured && subject ? await silhouette(subject, w, h, WORK / 200) : null;
-    const silhouetted =
-      !!sil &&
-      rimAgreement(sil.rim, edges, w, h, Math.max(2, Math.round(WORK / 200))) >= SILHOUETTE_AGREEMENT;
-    if (sil && silhouetted)
-      budgetAroundSilhouette(keep, w, h, {
-        ...sil,
-        gap: Math.max(2, Math.round(WORK / 160)),
-        minInside: Math.round(WORK / 10),
-        minOutside: Math.round(WORK / 4),
-      });
+    // cut, smoothed) as one bold closed contour where the cut follows the photo's edges, its
+    // eyes as closed ovals; inside it only long lines, outside only long leaf or horizon lines,
+    // none doubling it (shared/line-budget.ts).
+    const sil =
+      textured && subject
+        ? await petSilhouette(keep, w, h, { subject, edges, rgb: small, side: WORK })
+        : null;
 
     if (textured && subject) {
       // An animal's eye patches and nose: no landmarks, soft edges; outlined as spots (only the
@@ -164,19 +153,14 @@ export async function drawLines(
         subject,
         island / (w * h),
         undefined,
-        silhouetted ? [-1] : [1, -1],
+        sil ? [-1] : [1, -1],
       );
       for (let i = 0; i < w * h; i++) if (spots[i]) keep[i] = 1;
     }
-    if (sil && silhouetted) {
-      // The eyes as closed ovals.
-      const eyes = await animalEyes(small, w, h, sil.inside);
-      for (let i = 0; i < w * h; i++) if (eyes[i]) keep[i] = 1;
-    }
 
     // The subject's outline, bold: the silhouette, or the mask's boundary.
-    const outline = sil && silhouetted ? sil.rim : new Uint8Array(w * h);
-    if (subject && !(sil && silhouetted)) {
+    const outline = sil ? sil.rim : new Uint8Array(w * h);
+    if (subject && !sil) {
       for (let y = 1; y < h - 1; y++)
         for (let x = 1; x < w - 1; x++) {
           const i = y * w + x;

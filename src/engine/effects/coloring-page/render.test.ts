@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { meanSaturation, photo, raw, request, texturedScene, type Raw } from "../../shared/test-utils";
 import sharp from "sharp";
 import { sobel } from "../../shared/edges";
-import { detectFaces } from "../../vision/human";
+import { decodeRaw } from "../../shared/image-io";
+import { cutOutSubjectWhole } from "../../shared/line-budget";
+import { findSubject } from "../../shared/subject";
+import { detectFaces, type Face } from "../../vision/human";
 import { drawingBox, MARGIN, PAGE, REFERENCE, render } from "./render";
 
 /** Black pixels of the page inside the drawing (the frame's 8 px left out). */
@@ -79,6 +82,64 @@ function regionAreas(img: Raw, x0: number, y0: number, x1: number, y1: number): 
   return areas;
 }
 
+/** 0/1: `mask` grown by `r` px (a square window). */
+function grow(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const rows = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if (mask[y * w + x])
+        for (let xx = Math.max(0, x - r); xx <= Math.min(w - 1, x + r); xx++) rows[y * w + xx] = 1;
+  const out = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++)
+      if (rows[y * w + x])
+        for (let yy = Math.max(0, y - r); yy <= Math.min(h - 1, y + r); yy++) out[yy * w + x] = 1;
+  return out;
+}
+
+/** Share of the pixels where `among(i)` holds that are set in `mask`. */
+function share(mask: Uint8Array, among: (i: number) => boolean): number {
+  let all = 0;
+  let set = 0;
+  for (let i = 0; i < mask.length; i++)
+    if (among(i)) {
+      all++;
+      if (mask[i]) set++;
+    }
+  return set / all;
+}
+
+/**
+ * Ink at a face's eyes and mouth and in its cheeks on the page (share of dark pixels in a disc
+ * of 7 % of the face's width), the face found on the photo as given to the render.
+ */
+function faceInk(img: Raw, box: ReturnType<typeof drawingBox>, face: Face) {
+  const at = (i: number): [number, number] => [
+    box.left + face.mesh[i]![0] * box.scale,
+    box.top + face.mesh[i]![1] * box.scale,
+  ];
+  const r = face.box[2] * box.scale * 0.07;
+  const ink = ([cx, cy]: [number, number]) => {
+    let n = 0;
+    let k = 0;
+    for (let y = Math.round(cy - r); y <= cy + r; y++)
+      for (let x = Math.round(cx - r); x <= cx + r; x++, k++)
+        if (img.data[(y * img.width + x) * 3]! < 128) n++;
+    return n / k;
+  };
+  // Eye centres (468-mesh 159/386 upper lids, 145/374 lower), the mouth (13/14), the cheeks (205/425).
+  const mid = (a: number, b: number): [number, number] => {
+    const p = at(a);
+    const q = at(b);
+    return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
+  };
+  return {
+    eyes: [ink(mid(159, 145)), ink(mid(386, 374))],
+    mouth: ink(mid(13, 14)),
+    cheeks: [ink(at(205)), ink(at(425))],
+  };
+}
+
 describe("coloring-page", () => {
   it("lays out bold black outlines on pure white on a US Letter page, with a colour reference bottom-right", async () => {
     const out = await render(request("coloring-page", await photo("pet-1-cat.png")));
@@ -149,28 +210,7 @@ describe("coloring-page", () => {
     const meta = await sharp(input).metadata();
     const box = drawingBox(meta.width!, meta.height!);
     const face = (await detectFaces(input)).faces[0]!;
-    const at = (i: number): [number, number] => [
-      box.left + face.mesh[i]![0] * box.scale,
-      box.top + face.mesh[i]![1] * box.scale,
-    ];
-    const r = face.box[2] * box.scale * 0.07;
-    const ink = ([cx, cy]: [number, number]) => {
-      let n = 0;
-      let k = 0;
-      for (let y = Math.round(cy - r); y <= cy + r; y++)
-        for (let x = Math.round(cx - r); x <= cx + r; x++, k++)
-          if (img.data[(y * img.width + x) * 3]! < 128) n++;
-      return n / k;
-    };
-    // Eye centres (468-mesh 159/386 upper lids, 145/374 lower), the mouth (13/14), the cheeks (205/425).
-    const mid = (a: number, b: number): [number, number] => {
-      const p = at(a);
-      const q = at(b);
-      return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
-    };
-    const eyes = [ink(mid(159, 145)), ink(mid(386, 374))];
-    const mouth = ink(mid(13, 14));
-    const cheeks = [ink(at(205)), ink(at(425))];
+    const { eyes, mouth, cheeks } = faceInk(img, box, face);
     const detail = JSON.stringify({ eyes, mouth, cheeks });
     for (const v of [...eyes, mouth]) expect(v, detail).toBeGreaterThan(0.04);
     // Skin is paper to colour: the cheeks hold far less ink than the features (a lock of hair
@@ -217,5 +257,81 @@ describe("coloring-page", () => {
     const regions = regionAreas(img, x0, y0, x1, y1).filter((a) => a >= 100);
     expect(regions.length).toBeLessThanOrEqual(4);
     expect(Math.min(...regions)).toBeGreaterThan(40 * 40);
+  }, 60_000);
+  it("draws a pet cut out of a textured scene (a raccoon among leaves) as one closed bold outline round its matte, not doubled by fur and leaf scraps", async () => {
+    const input = await photo("pet-2-raccoon.jpg");
+    const img = await raw((await render(request("coloring-page", input))).bytes);
+    // The subject's matte, as the engine cuts a pet out of its detection box, at the drawing's size.
+    const src = await decodeRaw(input, { channels: 3, flatten: true, maxSide: 1600 });
+    const found = await findSubject(src);
+    expect(found).not.toBeNull();
+    const cut = (await cutOutSubjectWhole(src, found!.box))!;
+    const box = drawingBox(src.width, src.height);
+    const [w, h] = [box.width, box.height];
+    const matte = await sharp(Buffer.from(cut), {
+      raw: { width: src.width, height: src.height, channels: 1 },
+    })
+      .resize(w, h, { fit: "fill" })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+    const inside = Uint8Array.from(matte, (v) => (v >= 128 ? 1 : 0));
+    const ink = Uint8Array.from({ length: w * h }, (_, i) => {
+      const x = i % w;
+      const y = (i - x) / w;
+      return img.data[((box.top + y) * img.width + box.left + x) * 3]! < 128 ? 1 : 0;
+    });
+    // The matte's boundary, away from the picture's frame (the page's frame closes it there).
+    const rim = new Uint8Array(w * h);
+    for (let y = 8; y < h - 8; y++)
+      for (let x = 8; x < w - 8; x++) {
+        const i = y * w + x;
+        if (
+          inside[i] !== inside[i - 1] ||
+          inside[i] !== inside[i + 1] ||
+          inside[i] !== inside[i - w] ||
+          inside[i] !== inside[i + w]
+        )
+          rim[i] = 1;
+      }
+    const near4 = grow(rim, w, h, 4);
+    const near10 = grow(rim, w, h, 10);
+    const near14 = grow(rim, w, h, 14);
+    // Bold and all the way round: ink within 4 px of nearly every point of the matte's boundary...
+    const inkNear = grow(ink, w, h, 4);
+    expect(share(inkNear, (i) => !!rim[i])).toBeGreaterThan(0.95);
+    // ...and closed: the paper outside (with the page's frame) does not reach into the subject.
+    const reached = new Uint8Array(w * h);
+    const stack: number[] = [];
+    for (let i = 0; i < w * h; i++)
+      if (!inside[i] && !near10[i] && !ink[i]) {
+        reached[i] = 1;
+        stack.push(i);
+      }
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % w;
+      for (const q of [x > 0 ? p - 1 : -1, x < w - 1 ? p + 1 : -1, p - w, p + w])
+        if (q >= 0 && q < w * h && !reached[q] && !ink[q]) {
+          reached[q] = 1;
+          stack.push(q);
+        }
+    }
+    expect(share(reached, (i) => !!inside[i] && !near10[i])).toBeLessThan(0.001);
+    // One outline, not doubled: beside it (4 to 14 px off the boundary) the paper stays nearly
+    // clear of the fur tufts and leaf edges that run along it.
+    expect(share(ink, (i) => !!near14[i] && !near4[i])).toBeLessThan(0.05);
+  }, 120_000);
+
+  it("keeps every face of a people photo on a textured plate (five women on a tarnished daguerreotype) drawn with its features, not reduced to a silhouette", async () => {
+    const input = await photo("old-damaged-2-daguerreotype-1850s.jpg", 900);
+    const img = await raw((await render(request("coloring-page", input))).bytes);
+    const meta = await sharp(input).metadata();
+    const box = drawingBox(meta.width!, meta.height!);
+    const { faces } = await detectFaces(input);
+    expect(faces.length).toBeGreaterThanOrEqual(4);
+    const inks = faces.map((f) => faceInk(img, box, f));
+    const drawn = inks.filter(({ eyes, mouth }) => Math.min(...eyes, mouth) > 0.04).length;
+    expect(drawn, JSON.stringify(inks)).toBeGreaterThanOrEqual(faces.length - 1);
   }, 60_000);
 });

@@ -3,8 +3,8 @@ import { sobel } from "../../shared/edges";
 import { decodeRaw, encodePng, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
 import { boxMask, featureBoxes } from "../../shared/face-features";
 import { headGeometry, polygonMask } from "../../shared/hair/hair-region";
-import { inpaintRgb, opencv } from "../../shared/opencv";
-import { chromaSpread, findPrintDamage, PRINT_CHROMA } from "../../shared/print-damage";
+import { opencv } from "../../shared/opencv";
+import { chromaSpread, PRINT_CHROMA, repairPrintDamage } from "../../shared/print-damage";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../../vision/human";
 
@@ -24,8 +24,6 @@ import { detectFaces, type Face } from "../../vision/human";
  */
 const WORK_SIDE = 1280;
 const SMOOTH_SIDE = 560;
-/** Print damage is looked for at this long side. */
-const DAMAGE_SIDE = 800;
 export const POSTER_COLOURS = 16;
 /** Outline ink: a very dark blue-black, as poster art inks. */
 export const INK: readonly [number, number, number] = [18, 16, 28];
@@ -75,37 +73,14 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
 }
 
 /**
- * An old print's scratches, creases and dust, filled from their surroundings (Telea). Only a
- * monochrome or toned photo (chroma spread under {@link PRINT_CHROMA}) is treated: on a colour
- * photo thin bright lines are mostly real (hair, wires, highlights). `protect`: face features.
+ * An old print's scratches, creases and dust, filled from their surroundings
+ * (shared/print-damage.ts). Only a monochrome or toned photo (chroma spread under
+ * {@link PRINT_CHROMA}) is treated: on a colour photo thin bright lines are mostly real (hair,
+ * wires, highlights). `protect`: face features.
  */
-export async function removePrintDamage(src: RawImage, protect: Uint8Array): Promise<RawImage> {
-  const { width, height, data } = src;
-  if (chromaSpread(data) >= PRINT_CHROMA) return src;
-  // Found at about 800 px (the detector's reference size, and a quarter of the work at 1280).
-  const k = Math.min(1, DAMAGE_SIDE / Math.max(width, height));
-  const dw = Math.max(16, Math.round(width * k));
-  const dh = Math.max(16, Math.round(height * k));
-  const small = await sharp(data, { raw: { width, height, channels: 3 } })
-    .resize(dw, dh, { fit: "fill" })
-    .raw()
-    .toBuffer();
-  const grey = new Uint8Array(dw * dh);
-  for (let i = 0; i < dw * dh; i++) grey[i] = luma(small, i);
-  const keep = new Uint8Array(dw * dh);
-  for (let y = 0; y < dh; y++)
-    for (let x = 0; x < dw; x++)
-      keep[y * dw + x] =
-        protect[Math.min(height - 1, Math.floor(y / k)) * width + Math.min(width - 1, Math.floor(x / k))]!;
-  const found = await findPrintDamage(grey, dw, dh, keep);
-  if (!found) return src;
-  const damage = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      damage[y * width + x] =
-        found[Math.min(dh - 1, Math.floor(y * k)) * dw + Math.min(dw - 1, Math.floor(x * k))]!;
-  const radius = Math.max(3, Math.round((3 * Math.max(width, height)) / 800));
-  return { ...src, data: await inpaintRgb(Buffer.from(data), width, height, damage, radius) };
+async function removePrintDamage(src: RawImage, protect: Uint8Array): Promise<RawImage> {
+  if (chromaSpread(src.data) >= PRINT_CHROMA) return src;
+  return (await repairPrintDamage(src, protect)) ?? src;
 }
 
 /**

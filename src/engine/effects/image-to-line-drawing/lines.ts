@@ -9,11 +9,8 @@ import {
   type Gradients,
   isTextured,
   quantile,
+  petSilhouette,
   salientSpots,
-  silhouette,
-  rimAgreement,
-  budgetAroundSilhouette,
-  animalEyes,
   TEXTURED,
 } from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
@@ -45,8 +42,6 @@ const TEXTURE_DENSITY = 0.13;
 const FLAT_SCALE = 0.7;
 /** Mean coherence below which a piece outside a face's features is scribble, not a contour. */
 const MIN_COHERENCE = 0.55;
-/** Share of a pet's or an object's cut rim that must follow the photo's edges to be drawn as its silhouette. */
-const SILHOUETTE_AGREEMENT = 0.5;
 
 /** Per pixel: 0 no line, 1 a line, 2 a line on the subject's outline (drawn bolder). */
 export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceOptions): Promise<Uint8Array> {
@@ -147,21 +142,12 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
     });
 
     // A pet's or an object's silhouette in a textured scene (fur among leaves): the completed
-    // cut, smoothed, as one bold closed contour, where the cut follows the photo's own edges.
+    // cut, smoothed, as one bold closed contour where the cut follows the photo's own edges,
+    // its eyes as closed ovals, the lines around it budgeted (shared/line-budget.ts).
     const sil =
-      opts.subject && !opts.people && textured ? await silhouette(opts.subject, w, h, side / 200) : null;
-    const silhouetted =
-      !!sil &&
-      rimAgreement(sil.rim, edges, w, h, Math.max(2, Math.round(side / 200))) >= SILHOUETTE_AGREEMENT;
-    if (sil && silhouetted)
-      // Inside, only the long interior lines (a leaf across the body, the ear's edge), not fur
-      // strands; outside, only long lines; none doubling the silhouette.
-      budgetAroundSilhouette(keep, w, h, {
-        ...sil,
-        gap: Math.max(2, Math.round(side / 160)),
-        minInside: Math.round(side / 10),
-        minOutside: Math.round(side / 4),
-      });
+      opts.subject && !opts.people && textured
+        ? await petSilhouette(keep, w, h, { subject: opts.subject, edges, rgb, side })
+        : null;
     if (textured && opts.subject) {
       // An animal's eye patches and nose: no landmarks, soft edges; outlined as spots.
       // With a silhouette drawn, only the dark spots (eye patches, nose): the light ones (a
@@ -173,14 +159,11 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
         opts.subject,
         undefined,
         undefined,
-        silhouetted ? [-1] : [1, -1],
+        sil ? [-1] : [1, -1],
       );
       for (let i = 0; i < n; i++) if (spots[i]) keep[i] = 1;
     }
-    if (sil && silhouetted) {
-      // The eyes as closed ovals, the silhouette bold.
-      const eyes = await animalEyes(rgb, w, h, sil.inside);
-      for (let i = 0; i < n; i++) if (eyes[i]) keep[i] = 1;
+    if (sil) {
       for (let i = 0; i < n; i++) if (sil.rim[i]) keep[i] = 2;
       return keep;
     }
