@@ -318,7 +318,7 @@ export async function submitEffect(
 }
 
 /** Polls taskResult until the task ends (code 1 or 2) or the time runs out. */
-export async function waitForTask(user: TestUser, taskId: string, timeoutMs = 20_000) {
+export async function waitForTask(user: TestUser, taskId: string, timeoutMs = 45_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const r = await user.json<{
