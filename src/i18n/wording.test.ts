@@ -127,7 +127,17 @@ const CONVENTIONS: Record<Locale, { refunded: string; avoid: Avoid[] }> = {
     refunded: "크레딧은 환불되었어요.",
     avoid: [
       { pattern: /프리미엄/, use: "구독 회원" },
-      { pattern: /습니다/, use: "the -어요 style of the other error messages", only: /^errors\.json:/ },
+      // The UI speaks in 해요체 (-어요/-해요), mails and sign-in pages included. The user's own
+      // affirmations on the consent checkboxes and the set phrase 감사합니다 stay in 합니다체.
+      {
+        pattern: /[습입됩합]니다|[습ㅂ]니까/,
+        use: "the -어요 style of the rest of the Korean UI",
+        except: [
+          "effect.json:effect.rightsConfirm",
+          "effect.json:effect.adultConsent",
+          "checkout.json:checkout.successTitle",
+        ],
+      },
     ],
   },
   pt: {
