@@ -172,3 +172,46 @@ test("My creations sends a signed-out visitor to sign in, and reads right to lef
   await expect(page.getByTestId("history-filter")).toBeFocused();
   await expect(page.getByTestId("history-filter").locator("option")).toHaveCount(23);
 });
+
+test("with originals kept, a result is compared with its photo and re-run with the same settings for 2 credits", async ({
+  page,
+}) => {
+  await page.goto("/");
+  await signUpViaApi(page, "rerun");
+  await page.goto("/account");
+  // A switch that turns on once the server saved the choice.
+  const keep = page.getByTestId("keep-originals");
+  await expect(keep).toBeEnabled();
+  await keep.click();
+  await expect(keep).toBeChecked();
+  await expect(
+    page.getByText("Your original photos will be kept for 30 days after each generation."),
+  ).toBeVisible();
+
+  await create(page, ["portrait-female-1.jpg"], 1);
+  await expect(page.getByTestId("header-balance")).toHaveText("8 credits");
+  await page.goto("/history");
+  const item = page.getByTestId("history-item");
+  await expect(item).toHaveCount(1);
+
+  await item.getByTestId("compare-original").click();
+  const compare = page.getByRole("dialog", { name: "Before and after" });
+  await expect(compare.getByTestId("compare-before")).toBeVisible();
+  await compare.getByRole("button", { name: "Close" }).click();
+
+  // A free user passes the bot-check first; then the same request is submitted again.
+  await item.getByTestId("rerun-result").click();
+  await expect(page.getByText("Re-run started. The new image will appear with your creations.")).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByTestId("header-balance")).toHaveText("6 credits");
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get("/api/images")).json()) as { images: unknown[] }).images.length,
+      {
+        timeout: 60_000,
+      },
+    )
+    .toBe(2);
+});

@@ -1,13 +1,8 @@
 "use client";
-import dynamic from "next/dynamic";
 import { useFormatter, useTranslations } from "next-intl";
 import { useEffect, useId, useState } from "react";
-import { toast } from "sonner";
-import { refreshAccount, useAccount } from "@/ui/account/account-store";
-import type { BotCheckOutcome } from "@/ui/botcheck/BotCheckDialog";
 import { Modal } from "@/ui/primitives/Modal";
-
-const BotCheckDialog = dynamic(() => import("@/ui/botcheck/BotCheckDialog"), { ssr: false });
+import { useRerun } from "./use-rerun";
 
 interface Originals {
   kept: boolean;
@@ -41,15 +36,15 @@ export function CompareRerun({
   onRerun?(taskIds: string[]): void;
 }) {
   const t = useTranslations("privacy");
-  const te = useTranslations("errors");
   const format = useFormatter();
-  const account = useAccount();
   const sliderId = useId();
   const [data, setData] = useState<Originals | null>(null);
   const [comparing, setComparing] = useState(false);
   const [split, setSplit] = useState(50);
-  const [busy, setBusy] = useState(false);
-  const [botCheck, setBotCheck] = useState<((outcome: BotCheckOutcome) => void) | null>(null);
+  const { busy, rerun, dialog } = useRerun(imageId, {
+    onGone: () => setData({ kept: false, keptUntil: null, originals: [] }),
+    onRerun,
+  });
 
   useEffect(() => {
     let live = true;
@@ -64,57 +59,6 @@ export function CompareRerun({
 
   if (!data?.kept || data.originals.length === 0) return null;
   const first = data.originals[0]!;
-
-  const rerun = async () => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      let token: string | null = null;
-      if (account.plan?.plan !== "subscribed") {
-        const outcome = await new Promise<BotCheckOutcome>((resolve) => setBotCheck(() => resolve));
-        setBotCheck(null);
-        // A closed check is the user's choice, not a failure: nothing to report.
-        if (outcome.kind === "cancelled") return;
-        if (outcome.kind === "failed") {
-          toast.error(te("verificationFailed"));
-          return;
-        }
-        token = outcome.token;
-      }
-      const res = await fetch(`/api/results/${encodeURIComponent(imageId)}/rerun`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "idempotency-key": crypto.randomUUID() },
-        body: JSON.stringify({ turnstileToken: token }),
-      });
-      const body = (await res.json().catch(() => ({}))) as {
-        data?: { taskIds?: string[] };
-        reason?: string;
-        messageKey?: string;
-        messageValues?: Record<string, string | number>;
-      };
-      if (!res.ok) {
-        const key = `server.${body.messageKey ?? ""}`;
-        toast.error(
-          res.status === 402
-            ? t("rerunNoCredits")
-            : body.reason === "originalsGone"
-              ? t("rerunGone")
-              : body.messageKey && te.has(key as "server.busy")
-                ? te(key as "server.busy", body.messageValues ?? {})
-                : t("rerunFailed"),
-        );
-        if (body.reason === "originalsGone") setData({ kept: false, keptUntil: null, originals: [] });
-        return;
-      }
-      toast.success(t("rerunStarted"));
-      void refreshAccount();
-      onRerun?.(body.data?.taskIds ?? []);
-    } catch {
-      toast.error(t("rerunFailed"));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   const ratio = width && height ? `${width} / ${height}` : `${first.width} / ${first.height}`;
   return (
@@ -199,7 +143,7 @@ export function CompareRerun({
           </ul>
         ) : null}
       </Modal>
-      {botCheck ? <BotCheckDialog onDone={botCheck} /> : null}
+      {dialog}
     </>
   );
 }
