@@ -156,4 +156,152 @@ describe("y2k-style-ai", () => {
       ).toBeGreaterThan(0.5);
     }
   }, 60_000);
+
+  /** Mean RGB of the central part of each face (cheeks, nose, forehead), per face. */
+  const faceColours = async (input: Buffer, img: Raw) => {
+    const { faces } = await detectFaces(input);
+    return faces.map((f) => {
+      const [x, y, w, h] = f.box;
+      const sum = [0, 0, 0];
+      let k = 0;
+      for (let yy = Math.round(y + h * 0.3); yy < y + h * 0.75; yy++)
+        for (let xx = Math.round(x + w * 0.3); xx < x + w * 0.7; xx++) {
+          const i = (yy * img.width + xx) * 3;
+          for (let c = 0; c < 3; c++) sum[c]! += img.data[i + c]!;
+          k++;
+        }
+      return sum.map((v) => v / k) as [number, number, number];
+    });
+  };
+  /** HSV hue (degrees, -180..180 so reds near 0 stay together) and saturation of a colour. */
+  const hueSat = ([r, g, b]: [number, number, number]) => {
+    const mx = Math.max(r, g, b);
+    const mn = Math.min(r, g, b);
+    const c = mx - mn || 1e-6;
+    let h = mx === r ? (g - b) / c : mx === g ? 2 + (b - r) / c : 4 + (r - g) / c;
+    h *= 60;
+    if (h > 180) h -= 360;
+    return { hue: h, sat: (mx - mn) / (mx || 1) };
+  };
+
+  it("keeps skin a natural skin colour under every grade (no neon cast on faces)", async () => {
+    for (const name of ["portrait-female-1.jpg", "portrait-male-2.jpg"]) {
+      const input = await photo(name, 480);
+      const before = await faceColours(input, await raw(input));
+      expect(before.length).toBeGreaterThan(0);
+      for (const prompt of ["", "cyber night, green and cyan", "dreamy pastel lavender", "gold"]) {
+        const after = await faceColours(input, await styled(input, prompt));
+        for (const [k, colour] of after.entries()) {
+          const { hue, sat } = hueSat(colour);
+          const was = hueSat(before[k]!).hue;
+          // Skin of every tone sits at orange-red hues; the grade may not push it to pink,
+          // violet, green or cyan, nor drain or scorch it.
+          expect(hue, `${name} "${prompt}"`).toBeGreaterThanOrEqual(0);
+          expect(hue, `${name} "${prompt}"`).toBeLessThanOrEqual(45);
+          expect(Math.abs(hue - was), `${name} "${prompt}"`).toBeLessThan(10);
+          expect(sat, `${name} "${prompt}"`).toBeGreaterThan(0.12);
+          expect(sat, `${name} "${prompt}"`).toBeLessThan(0.7);
+        }
+      }
+    }
+  }, 60_000);
+
+  it("gives black-and-white and sepia faces a warm skin tone, not a grey or neon one", async () => {
+    for (const name of ["old-toned-1-sepia-migrant-mother.jpg", "old-bw-1-migrant-mother-1936.jpg"]) {
+      const input = await photo(name, 600);
+      const [colour] = await faceColours(input, await styled(input, ""));
+      const { hue, sat } = hueSat(colour!);
+      expect(hue, name).toBeGreaterThanOrEqual(0);
+      expect(hue, name).toBeLessThanOrEqual(45);
+      expect(sat, name).toBeGreaterThan(0.12);
+    }
+  }, 60_000);
+
+  it("adds the digicam date stamp: orange segment digits in the bottom-right corner", async () => {
+    const isOrange = (img: Raw, i: number) => {
+      const { hue, sat } = hueSat([img.data[i]!, img.data[i + 1]!, img.data[i + 2]!]);
+      return hue > 15 && hue < 45 && sat > 0.55 && img.data[i]! > 220;
+    };
+    for (const name of ["portrait-male-1.jpg", "landscape-1-meadow-cc0.jpg"]) {
+      const input = await photo(name, 480);
+      const src = await raw(input);
+      const out = await styled(input, "");
+      // Bright orange pixels the photo did not have there, in the bottom-right corner.
+      let added = 0;
+      for (let y = Math.round(out.height * 0.85); y < out.height; y++)
+        for (let x = Math.round(out.width * 0.6); x < out.width; x++) {
+          const i = (y * out.width + x) * 3;
+          if (isOrange(out, i) && !isOrange(src, i)) added++;
+        }
+      // The stamp's digits are about 3.6 % of the short side high.
+      const short = Math.min(out.width, out.height);
+      expect(added, name).toBeGreaterThan(short * short * 0.0012);
+    }
+  });
+
+  it("restyles a photo without a person (pet, landscape) but keeps its scene: a glowing frame, the inside recognisable", async () => {
+    for (const name of ["pet-1-cat.png", "landscape-1-meadow-cc0.jpg"]) {
+      const input = await photo(name, 480);
+      const src = await raw(input);
+      const out = await styled(input, "");
+      const { width: w, height: h } = src;
+      const short = Math.min(w, h);
+      // The border (the frame) is replaced...
+      let change = 0;
+      let k = 0;
+      for (let y = 0; y < h; y++)
+        for (let x = 0; x < w; x++) {
+          if (Math.min(x, y, w - 1 - x, h - 1 - y) >= short * 0.03) continue;
+          const i = (y * w + x) * 3;
+          change += Math.hypot(
+            out.data[i]! - src.data[i]!,
+            out.data[i + 1]! - src.data[i + 1]!,
+            out.data[i + 2]! - src.data[i + 2]!,
+          );
+          k++;
+        }
+      expect(change / k, name).toBeGreaterThan(60);
+      // ...the inside is the same scene (structure kept), visibly graded, not a copy.
+      const inner = (img: Raw) => {
+        const v: number[] = [];
+        for (let y = Math.round(h * 0.2); y < h * 0.8; y += 2)
+          for (let x = Math.round(w * 0.2); x < w * 0.8; x += 2) {
+            const i = (y * w + x) * 3;
+            v.push(0.299 * img.data[i]! + 0.587 * img.data[i + 1]! + 0.114 * img.data[i + 2]!);
+          }
+        return Float64Array.from(v);
+      };
+      expect(correlation(inner(src), inner(out)), name).toBeGreaterThan(0.8);
+      let diff = 0;
+      let m = 0;
+      for (let y = Math.round(h * 0.2); y < h * 0.8; y++)
+        for (let x = Math.round(w * 0.2); x < w * 0.8; x++) {
+          const i = (y * w + x) * 3;
+          for (let c = 0; c < 3; c++) diff += Math.abs(out.data[i + c]! - src.data[i + c]!);
+          m += 3;
+        }
+      expect(diff / m, name).toBeGreaterThan(8);
+    }
+  });
+
+  it("gives the outfit an iridescent foil: a dark suit becomes colourful, the face does not", async () => {
+    const input = await photo("portrait-male-2.jpg", 480);
+    const src = await raw(input);
+    const out = await styled(input, "");
+    const { faces } = await detectFaces(input);
+    const [x, y, w, h] = faces[0]!.box;
+    // The jacket at the bottom corner under the face, left of the shirt.
+    const sat = (img: Raw) => {
+      let s = 0;
+      let k = 0;
+      for (let yy = Math.round(Math.min(img.height - 1, y + h * 1.5)); yy < img.height; yy++)
+        for (let xx = Math.max(0, Math.round(x - w * 0.2)); xx < x + w * 0.2; xx++) {
+          const i = (yy * img.width + xx) * 3;
+          s += hueSat([img.data[i]!, img.data[i + 1]!, img.data[i + 2]!]).sat;
+          k++;
+        }
+      return s / Math.max(1, k);
+    };
+    expect(sat(out)).toBeGreaterThan(sat(src) + 0.2);
+  });
 });
