@@ -36,6 +36,7 @@ export const REFUSED_INPUT_CODES = [
   "bodyTurned",
   "chestCovered",
   "changeNotVisible",
+  "hairOverFace",
   "needTwoFaces",
   "needTwoPhotos",
   "noShoulders",
