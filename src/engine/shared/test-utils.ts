@@ -13,6 +13,26 @@ export async function photo(name: string, longSide?: number): Promise<Buffer> {
   return sharp(bytes).resize(longSide, longSide, { fit: "inside" }).png().toBuffer();
 }
 
+/**
+ * A fixture portrait made symmetric from its left half (the half and its mirror side by
+ * side): portrait-female-1 so has long hair hanging beside both cheeks and none over them,
+ * the kind of photo the hair effects render (a lock over a cheek is refused: hairOverFace).
+ */
+export async function mirroredPortrait(name: string, side: number): Promise<Buffer> {
+  const img = sharp(await photo(name, side));
+  const { width = 0, height = 0 } = await img.metadata();
+  const half = Math.floor(width / 2);
+  const left = await img.clone().extract({ left: 0, top: 0, width: half, height }).png().toBuffer();
+  const right = await sharp(left).flop().png().toBuffer();
+  return sharp({ create: { width: half * 2, height, channels: 3, background: "#000" } })
+    .composite([
+      { input: left, left: 0, top: 0 },
+      { input: right, left: half, top: 0 },
+    ])
+    .png()
+    .toBuffer();
+}
+
 export function request(
   effectId: string,
   bytes: Uint8Array,

@@ -1,6 +1,7 @@
 import type { HairRegion } from "../../shared/hair/hair-region";
 import { hash2, valueNoise } from "../../shared/noise";
-import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
+import { blurred, shielded } from "../../shared/hair/skin-guard";
+import { nearHair } from "../../shared/hair/uncover";
 import type { Rgb, Scene } from "./variations";
 
 /**
@@ -203,7 +204,9 @@ export function applyCut(scene: Scene, cut: Cut, plate: Buffer): Buffer {
   // rim is taken generously (blurred and boosted: round, never blocky), or a faint outline of
   // the old cut stays; the guarded skin is never touched.
   for (let i = 0; i < alpha.length; i++) {
-    const old = Math.min(1, masks.oldHair[i]! * 4) * (1 - alpha[i]!) * (1 - masks.shield[i]!);
+    // (A lock in front of the face goes up to the skin beside it: the plate there is that skin.)
+    const old =
+      Math.max(Math.min(1, masks.oldHair[i]! * 4) * (1 - masks.shield[i]!), masks.lock[i]!) * (1 - alpha[i]!);
     if (old <= 0.003) continue;
     for (let c = 0; c < 3; c++)
       out[i * 3 + c] = Math.round(out[i * 3 + c]! * (1 - old) + plate[i * 3 + c]! * old);
@@ -268,6 +271,8 @@ interface GuardMasks {
   shield: Float32Array;
   /** The old hair, blurred outwards. */
   oldHair: Float32Array;
+  /** A lock in front of the face or neck, grown a little and blurred. */
+  lock: Float32Array;
 }
 function guardMasks(scene: Scene): GuardMasks {
   const { hair, matte } = scene;
@@ -280,24 +285,23 @@ function guardMasks(scene: Scene): GuardMasks {
   // (strands in shadow or against the light escape the colour test), never the guard.
   const near = nearHair(hair, width, height);
   const old = Float32Array.from(hair.alpha);
+  // A lock in front of the face or neck goes too (the bare head shows the skin behind it).
+  for (let i = 0; i < old.length; i++) if (hair.lock[i]) old[i] = 1;
   for (let y = 0; y < Math.min(height, Math.round(chin)); y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       if (near[i] && matte[i]! > 8 && !hair.guard[i]) old[i] = Math.max(old[i]!, 0.5);
     }
+  // New hair is not painted over the face below the brows, where a lock was included.
+  const noPaint = Uint8Array.from(hair.guard);
+  for (let i = 0; i < noPaint.length; i++) if (hair.lock[i]) noPaint[i] = 1;
   const masks = {
-    guard: blurred(hair.guard, width, height, r),
+    guard: blurred(noPaint, width, height, r),
     oval: blurred(hair.oval, width, height, r),
     shield: shielded(hair.guard, width, height, r),
     oldHair: blurred(old, width, height, Math.max(2, Math.round(fw * 0.02))),
+    lock: blurred(hair.lock, width, height, r).map((v) => Math.min(1, v * 2)),
   };
   guardCache.set(hair, masks);
   return masks;
-}
-
-/** Within 0.07 face widths of sure hair. */
-export function nearHair(hair: HairRegion, width: number, height: number): Uint8Array {
-  const sure = new Uint8Array(hair.alpha.length);
-  for (let i = 0; i < sure.length; i++) sure[i] = hair.alpha[i]! > 0.3 ? 1 : 0;
-  return dilate(sure, width, height, Math.round(hair.head.fw * 0.07));
 }

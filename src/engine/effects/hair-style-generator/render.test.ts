@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import { detectFaces } from "../../vision/human";
-import { photo, raw, request, type Raw } from "../../shared/test-utils";
+import { mirroredPortrait, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { skinChanged } from "../../shared/hair/skin-check";
 import { render, tileBox } from "./render";
 
@@ -63,7 +63,9 @@ function meanDiff(a: Raw, b: Raw, x0: number, y0: number, x1: number, y1: number
 
 describe("hair-style-generator", () => {
   it("lays out nine equal tiles with thin even gutters, hair different in each, the face the same", async () => {
-    const out = await render(request("hair-style-generator", await photo("portrait-female-1.jpg", 700)));
+    const out = await render(
+      request("hair-style-generator", await mirroredPortrait("portrait-female-1.jpg", 700)),
+    );
     expect(Math.max(out.width, out.height)).toBeLessThanOrEqual(2048);
     const img = await raw(out.bytes);
     // Four gutters each way (outer margins included), all the same thin width.
@@ -145,7 +147,7 @@ describe("hair-style-generator", () => {
   }, 60_000);
 
   it("leaves the face, jaw and neck as they were in every tile, never cutting holes in them", async () => {
-    const input = await photo("portrait-female-1.jpg", 800);
+    const input = await mirroredPortrait("portrait-female-1.jpg", 800);
     const out = await render(request("hair-style-generator", input));
     const t = await tiles(out.bytes);
     const face = (await detectFaces(input)).faces[0]!;
@@ -180,13 +182,19 @@ describe("hair-style-generator", () => {
       );
       expect(cheeks, `tile ${i}: face`).toBeLessThan(3);
       // The skin of the jaw and neck under the chin, down to the collar (the skin, not the
-      // hair that hung beside it).
-      const neck = skinChanged(original, t[i]!, skinAt, {
-        x0: cx - fw * 0.45,
-        x1: cx + fw * 0.45,
-        y0: chin - fh * 0.2,
-        y1: chin + fh * 0.45,
-      });
+      // hair that hung beside it or the red lock that hung in front of it: colour within 18).
+      const neck = skinChanged(
+        original,
+        t[i]!,
+        skinAt,
+        {
+          x0: cx - fw * 0.45,
+          x1: cx + fw * 0.45,
+          y0: chin - fh * 0.2,
+          y1: chin + fh * 0.45,
+        },
+        18,
+      );
       expect(neck.n).toBeGreaterThan(2000);
       expect(neck.share, `tile ${i}: neck`).toBeLessThan(0.03);
     }
@@ -197,6 +205,15 @@ describe("hair-style-generator", () => {
     const a = await render(request("hair-style-generator", input, { seed: 11 }));
     const b = await render(request("hair-style-generator", input, { seed: 11 }));
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+  }, 60_000);
+
+  it("refuses a lock of hair over a cheek, as the check before charging does", async () => {
+    // portrait-female-1: a side lock hides about a fifth of her face below the eyes.
+    const err = (await render(
+      request("hair-style-generator", await photo("portrait-female-1.jpg", 700)),
+    ).catch((e: unknown) => e)) as EngineError;
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err.code).toBe("hairOverFace");
   }, 60_000);
 
   it("refuses a photo without a face and a photo with several, clearly", async () => {

@@ -5,6 +5,7 @@ import { hairRegion, headGeometry } from "../../shared/hair/hair-region";
 import { inspect } from "../../shared/hair/rules";
 import { applyCut, CUTS } from "./cuts";
 import { backgroundPlate, hairLuma, type Rgb, type Scene } from "./variations";
+import { requireFaceUncovered } from "../../shared/hair/uncover";
 
 /**
  * Hair Style Generator: one portrait, nine hairstyles in an even 3 x 3 grid of square
@@ -41,21 +42,33 @@ export function tileBox(
   return { side, left, top };
 }
 
-export async function render(req: RenderRequest): Promise<EffectOutput> {
+/** Tile side in pixels (three across the output, four gutters). */
+const TILE = Math.floor((MAX_OUTPUT - 4 * GUTTER) / 3);
+
+/**
+ * The tile every cut is drawn on, its matte and hair region; refuses (`hairOverFace`) when
+ * hair hides most of the face. Run before charging (rules.ts) and again by the render.
+ */
+export async function prepare(req: RenderRequest): Promise<Scene> {
   const { src, face } = await inspect(req);
   // Square tiles framing the head and shoulders (room for long hair), inside the photo.
   const { side, left, top } = tileBox(face, src.width, src.height);
   // Every tile is rendered at its final size: nine full-size renders would be wasted work.
-  const tw = Math.floor((MAX_OUTPUT - 4 * GUTTER) / 3);
-  const th = tw;
-  const k = tw / side;
+  const k = TILE / side;
   const tile = await transformRaw(src, (img) =>
-    img.extract({ left, top, width: side, height: side }).resize(tw, th, { kernel: "lanczos3" }),
+    img.extract({ left, top, width: side, height: side }).resize(TILE, TILE, { kernel: "lanczos3" }),
   );
   const matte = await personMatte(tile);
   const hair = hairRegion(tile, placed(face, left, top, k), matte.alpha);
-  const scene: Scene = { src: tile, matte: matte.alpha, hair, luma: hairLuma(tile, hair), seed: req.seed };
-  const plate = await backgroundPlate(scene);
+  requireFaceUncovered(hair);
+  return { src: tile, matte: matte.alpha, hair, luma: hairLuma(tile, hair), seed: req.seed };
+}
+
+export async function render(req: RenderRequest): Promise<EffectOutput> {
+  const scene = await prepare(req);
+  const tw = TILE;
+  const th = TILE;
+  const plate = backgroundPlate(scene);
   const tiles = CUTS.map((cut) => applyCut(scene, cut, plate));
 
   const width = 3 * tw + 4 * GUTTER;

@@ -1,11 +1,9 @@
 import { encodePng, type EffectOutput } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { fillFromBackground } from "../../shared/hair/fill-background";
-import { hairRegion } from "../../shared/hair/hair-region";
 import { valueNoise } from "../../shared/noise";
 import { inspect } from "./rules";
 import { capMask } from "./cap";
-import { inpaintRgb } from "../../shared/opencv";
+import { barePlate } from "../../shared/hair/uncover";
 import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
 
 /**
@@ -18,47 +16,58 @@ import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
 export const TEXTURE = 0.22;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, face, matte: alpha } = await inspect(req);
+  const { src, matte: alpha, hair } = await inspect(req);
   const { width, height } = src;
   const matte = { alpha };
-  const hair = hairRegion(src, face, matte.alpha);
-  const { cx, eyes, chin, fw, fh } = hair.head;
+  const { cx, eyes, brows, chin, fw, fh } = hair.head;
   const cap = capMask(hair.head, hair.half, width, height, req.seed);
 
-  // Hair outside the cap goes: what the hair region holds, and, down to the jaw, the rest
-  // of the person next to it whatever its colour (shadowed under-layers and fine fringes
-  // escape the colour test). The face, skin-coloured pixels (ears) and the neck column stay.
+  // Hair outside the cap goes: what the hair region holds, a lock in front of the face or
+  // neck (below the brows: above them, inside the cap, it is the pixie's side fringe), and,
+  // down to the jaw, the rest of the person next to it whatever its colour (shadowed
+  // under-layers and fine fringes escape the colour test). The face, skin-coloured pixels
+  // (ears) and the guarded neck stay.
   const n = width * height;
   const strong = new Uint8Array(n);
-  for (let i = 0; i < n; i++) strong[i] = hair.alpha[i]! > 0.3 ? 1 : 0;
+  for (let i = 0; i < n; i++) strong[i] = hair.alpha[i]! > 0.3 || hair.lock[i] ? 1 : 0;
   const nearHair = dilate(strong, width, height, Math.round(fw * 0.06));
   const cut = new Uint8Array(n);
+  const lockCut = new Uint8Array(n);
   const keep = new Uint8Array(n);
-  const known = new Uint8Array(n);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       const m = matte.alpha[i]! / 255;
       const dx = Math.abs(x - cx);
-      // Hair in front of the neck stays: what is behind it (neck or background) is unknown.
-      const neck = dx < fw * 0.36 && y > chin - fh * 0.3;
-
+      // (The fringe's end is ragged, over a tenth of a face height below the brows.)
+      const end = brows + fh * (0.04 + 0.08 * valueNoise(x / (fw * 0.03), 0.5, req.seed + 2));
+      if (hair.lock[i] && (y > end || cap[i]! <= 0.5)) {
+        cut[i] = 1;
+        lockCut[i] = 1;
+        continue;
+      }
       // Skin-coloured only counts next to the face (ears); further out it is sky in the fringe.
       const ear = hair.skin[i] && dx < (hair.half[y] ?? 0) + fw * 0.15 && y > eyes - fh * 0.15 && y < chin;
-      if (hair.guard[i] || ear || neck) {
+      if (hair.guard[i] || ear) {
         keep[i] = 1;
         continue;
       }
       if (cap[i]! > 0.5) continue;
       if (hair.alpha[i]! > 0.2 || (m > 0.03 && nearHair[i] && y < chin - fh * 0.1)) cut[i] = 1;
     }
+  // What shows where hair goes: the bare head (background, the cheek or neck behind a lock).
+  // The background is continued from everything kept that is off the person (close to the
+  // hair too: a fill from further out left a light halo round the head on a bokeh).
+  const known = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (!cut[i] && matte.alpha[i]! < 64 && hair.alpha[i]! < 0.02) known[i] = 1;
-  const plate = fillFromBackground(src.data, known, width, height);
+  const plate = barePlate(src, matte.alpha, hair, known);
 
   // Grown a little past the matte's soft rim (it still holds hair-coloured fringes) and
   // feathered; never into the cap, the face or what else was kept.
   const grown = dilate(cut, width, height, Math.round(fw * 0.02) + 2);
   const soft = blurred(grown, width, height, Math.round(fw * 0.01) + 1);
+  // A lock in front of the face goes wherever it is, the cap's sideburns included.
+  const lockSoft = blurred(dilate(lockCut, width, height, 2), width, height, Math.round(fw * 0.01) + 1);
   // The face, neck and skin joined to them (a hand at the mouth) stay exactly as they were.
   const shield = shielded(hair.guard, width, height, Math.round(fw * 0.012) + 1);
   const out = Buffer.from(src.data);
@@ -66,7 +75,8 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      const c = keep[i] ? 0 : soft[i]! * (1 - cap[i]!) * (1 - shield[i]!);
+      // (A lock goes up to the skin beside it: the bare head there is that skin, continued.)
+      const c = Math.max(keep[i] ? 0 : soft[i]! * (1 - cap[i]!) * (1 - shield[i]!), lockSoft[i]!);
       if (c > 0)
         for (let ch = 0; ch < 3; ch++)
           out[i * 3 + ch] = Math.round(out[i * 3 + ch]! * (1 - c) + plate[i * 3 + ch]! * c);
@@ -87,22 +97,5 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         out[i * 3 + ch] = Math.round(out[i * 3 + ch]! * (1 - kept) + v * kept);
       }
     }
-  // Hair hanging in front of the neck (below the jaw, in the neck column) is not part of a
-  // pixie either: what it hides is the neck itself, so it is inpainted from the skin and
-  // background around it rather than kept as a lock with a straight cut edge.
-  const front = new Uint8Array(n);
-  let any = false;
-  for (let y = Math.max(0, Math.floor(chin - fh * 0.35)); y < height; y++)
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (hair.guard[i] || cap[i]! > 0.5) continue;
-      if (Math.abs(x - cx) < fw * 0.5 && hair.alpha[i]! > 0.25) {
-        front[i] = 1;
-        any = true;
-      }
-    }
-  const frontMask = dilate(front, width, height, Math.round(fw * 0.015) + 2);
-  for (let i = 0; i < n; i++) if (shield[i]! > 0.5) frontMask[i] = 0;
-  const result = any ? await inpaintRgb(out, width, height, frontMask, Math.round(fw * 0.04) + 3) : out;
-  return encodePng({ data: result, width, height, channels: 3 });
+  return encodePng({ data: out, width, height, channels: 3 });
 }

@@ -102,6 +102,13 @@ export interface HairRegion {
   /** The oval's half-width on each row, from `head.cx` (0 on rows it does not reach). */
   half: Float32Array;
   head: HeadGeometry;
+  /**
+   * 0/1 hair in front of the face (a lock over a cheek) or the neck, joined to the hair: not
+   * in `alpha` nor `guard`; the effects remove it and show the skin behind (uncover.ts).
+   */
+  lock: Uint8Array;
+  /** 0/1 eyes, brows, nostrils and lips (never hair, never filled from). */
+  features: Uint8Array;
 }
 
 /**
@@ -173,6 +180,9 @@ export function hairRegion(src: RawImage, face: Face, matte: Buffer): HairRegion
   // cheeks (allowing for shade and light) and more like them than like the hair.
   const skinPass = new Uint8Array(width * height);
   const neckGuard = new Uint8Array(width * height);
+  // Where hair may hang in front of the face or the neck (a lock over a cheek, strands down
+  // the throat): the oval and the neck column, inside the person.
+  const front = new Uint8Array(width * height);
   const skinLuma = 2 * sy;
   const x0 = clampX(cx - fw * 1.3);
   const x1 = clampX(cx + fw * 1.3);
@@ -207,6 +217,11 @@ export function hairRegion(src: RawImage, face: Face, matte: Buffer): HairRegion
       // Below the eyes, hair must also look more like hair than like the clothing (a dark
       // suit under black hair then stays out, at the price of long hair over it).
       if (y > head.eyes) p *= smoothstep(0.9, 1.3, shaded(cy, cb, cr, ky, kb, kr) / Math.max(1, dh));
+      // (Over the forehead and brows, hair is a fringe, which the first look already handles:
+      // the new cuts cover or keep it, and a bare forehead invented there read as a pale mask.
+      // A lock starts at the temples, beside the brows.)
+      const lockRow = y > head.eyes - fh * 0.03 || (y > brows - fh * 0.12 && Math.abs(x - cx) > fw * 0.25);
+      if ((oval[i] && lockRow) || Math.abs(x - cx) < neck) front[i] = 1;
       if (core[i]) {
         // The middle of the face is never hair (a fringe above the brows may be).
         p = y < brows - fh * 0.05 ? p * p : 0;
@@ -252,7 +267,217 @@ export function hairRegion(src: RawImage, face: Face, matte: Buffer): HairRegion
   const half = new Float32Array(height);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) if (oval[y * width + x]) half[y] = Math.max(half[y]!, Math.abs(x - cx));
-  return { alpha: ownHair(soft, oval, head, width, height), oval, skin: skinlike, guard, half, head };
+  const own = ownHair(soft, oval, head, width, height);
+  const features = faceFeatures(face, width, height);
+  // A lock may cover the outer end of a brow (the bare head mirrors the other brow there),
+  // never an eye, the nose or the mouth.
+  const fixed = faceFeatures(face, width, height, false);
+  // Second look, with a colour model of this photo's hair (its highlights and shadows
+  // included) against the skin: hair joined to the hair found so far, down to where the hair
+  // ends beside the face. In the oval and the neck column it is a lock in front of the skin;
+  // elsewhere (a lit strand the first colour test missed, hair the skin flood took) more hair.
+  const model = hairOdds(src, own, matte, core, features);
+  const candP = new Float32Array(width * height);
+  // Where hair and skin share their colours, the model cannot tell them apart: no second look.
+  const last = model.overlap > 0.3 ? -1 : Math.min(y1, Math.round(end + fh * 0.05));
+  for (let y = y0; y <= last; y++)
+    for (let x = x0; x <= x1; x++) {
+      const i = y * width + x;
+      if (matte[i]! <= 128 || Math.abs(x - cx) >= fw * 1.2) continue;
+      // In front of the neck, shade alone is not hair: the colour must differ too.
+      const p = model.odds(i);
+      candP[i] = front[i] && !oval[i] ? Math.min(p, model.hueOdds(i)) : p;
+    }
+  // Beside the face: more hair wherever it joins the hair found so far.
+  const sure = new Uint8Array(own.length);
+  for (let i = 0; i < own.length; i++) sure[i] = own[i]! > 0.3 ? 1 : 0;
+  // Only close to it (lit strands at its edge): hair further out, even joined to it, may be
+  // another person's (a child's head against a mother's), which the first look left alone.
+  const close = dilate(sure, width, height, Math.round(fw * 0.04) + 2);
+  const outside = Float32Array.from(candP);
+  for (let i = 0; i < outside.length; i++) if (front[i] || oval[i] || !close[i]) outside[i] = 0;
+  const more = hairLock(outside, sure, fixed, fw, width, height);
+  // In front of the face and neck: a lock hangs from the hair above the eyes, so it must
+  // join it there and stay joined down through hair-coloured pixels of the face and neck
+  // (a hand or a shadow by the mouth, next to hair beside the jaw, is not a lock).
+  const inside = Float32Array.from(candP);
+  for (let i = 0; i < inside.length; i++) if (!front[i]) inside[i] = 0;
+  const crown = Uint8Array.from(sure);
+  crown.fill(0, Math.max(0, Math.round(head.eyes)) * width);
+  // (The guard kept the first look's hair a little off the oval: seeds reach across that.)
+  const lock = hairLock(inside, crown, fixed, fw, width, height, Math.round(fw * 0.03) + 3);
+  // A lock hangs down the cheek past the nose: a patch that stops higher (side hair at the temples)
+  // stays with the first look, which keeps it or lets the new cut cover it (taken away, it
+  // left pale blocks at the temples).
+  {
+    const { labels, count } = components(lock, width, height);
+    const low = new Uint8Array(count + 1);
+    const cheek = Math.round(head.eyes + fh * 0.35) * width;
+    for (let i = Math.max(0, cheek); i < lock.length; i++) if (labels[i]) low[labels[i]!] = 1;
+    for (let i = 0; i < lock.length; i++) if (lock[i] && !low[labels[i]!]) lock[i] = 0;
+  }
+  // The lock's ends just outside the oval (at the jaw), which the guard's rim held.
+  const lockNear = dilate(lock, width, height, Math.round(fw * 0.015) + 2);
+  for (let i = 0; i < lock.length; i++)
+    if (lockNear[i] && grownOval[i] && !oval[i] && candP[i]! > 0.6 && !fixed[i]) lock[i] = 1;
+  for (let i = 0; i < more.length; i++) {
+    // The hair is not skin: the guard gives it up (the effects remove a lock and show the
+    // skin or background behind it, `shared/hair/uncover.ts`).
+    if (lock[i] && (front[i] || grownOval[i])) guard[i] = 0;
+    else lock[i] = 0;
+    // (Not on the face's rim: what is behind hair at the temples is unknown, skin or not.)
+    if (more[i] && !front[i] && !grownOval[i]) {
+      guard[i] = 0;
+      own[i] = Math.max(own[i]!, matte[i]! / 255);
+    }
+  }
+  return { alpha: own, oval, skin: skinlike, guard, half, head, lock, features };
+}
+
+/**
+ * Eyes, brows, nostrils and lips (mesh ellipses, grown a little): never taken for hair over
+ * the face, and never filled from.
+ */
+function faceFeatures(face: Face, width: number, height: number, brows = true): Uint8Array {
+  const m = face.mesh;
+  const mask = new Uint8Array(width * height);
+  const blob = (a: number, b: number, grow: number, tall: number) => {
+    const [ax, ay] = [m[a]![0], m[a]![1]];
+    const [bx, by] = [m[b]![0], m[b]![1]];
+    const ex = (ax + bx) / 2;
+    const ey = (ay + by) / 2;
+    const rx = (Math.hypot(bx - ax, by - ay) / 2) * grow;
+    const ry = rx * tall;
+    for (let y = Math.max(0, Math.floor(ey - ry)); y <= Math.min(height - 1, Math.ceil(ey + ry)); y++)
+      for (let x = Math.max(0, Math.floor(ex - rx)); x <= Math.min(width - 1, Math.ceil(ex + rx)); x++)
+        if (((x - ex) / rx) ** 2 + ((y - ey) / ry) ** 2 <= 1) mask[y * width + x] = 1;
+  };
+  blob(33, 133, 1.12, 0.75); // eyes
+  blob(362, 263, 1.12, 0.75);
+  if (brows) {
+    blob(70, 107, 1.25, 0.45);
+    blob(300, 336, 1.25, 0.45);
+  }
+  blob(61, 291, 1.3, 0.55); // lips
+  blob(98, 327, 1.3, 0.6); // nostrils
+  return mask;
+}
+
+/**
+ * The odds that a pixel is hair rather than skin, from the photo's own colours: a histogram
+ * of the sure hair (highlights and shadows included) against one of the middle of the face
+ * (the features left out), over chromaticity (16 x 16: the share of red and of green in the
+ * colour, which shade hardly changes: a neck in shadow keeps the face's chromaticity, red
+ * hair in shadow its own) and 4 brightness levels, smoothed. Returns hair / (hair + skin),
+ * each histogram normalised to its count, near 0.5 for a colour seen little in either.
+ */
+function hairOdds(
+  src: RawImage,
+  own: Float32Array,
+  matte: Buffer,
+  core: Uint8Array,
+  features: Uint8Array,
+): { overlap: number; odds: (i: number) => number; hueOdds: (i: number) => number } {
+  const d = src.data;
+  const bin = (i: number) => {
+    const r = d[i * 3]!;
+    const g = d[i * 3 + 1]!;
+    const b = d[i * 3 + 2]!;
+    const sum = r + g + b + 3;
+    const cr = Math.min(31, Math.max(0, Math.floor((((r + 1) / sum - 0.2) / 0.4) * 32)));
+    const cb = Math.min(31, Math.max(0, Math.floor((((b + 1) / sum - 0.05) / 0.4) * 32)));
+    const l = Math.min(3, Math.floor((0.299 * r + 0.587 * g + 0.114 * b) / 64));
+    return (l << 10) | (cr << 5) | cb;
+  };
+  const hairH = new Float32Array(4096);
+  const skinH = new Float32Array(4096);
+  let nh = 0;
+  let ns = 0;
+  for (let i = 0; i < own.length; i++) {
+    if (own[i]! > 0.6 && matte[i]! > 230) {
+      hairH[bin(i)]!++;
+      nh++;
+    } else if (core[i] && !features[i] && own[i]! < 0.05) {
+      skinH[bin(i)]!++;
+      ns++;
+    }
+  }
+  const smooth = (h: Float32Array, n: number) => {
+    const out = new Float32Array(4096);
+    for (let l = 0; l < 4; l++)
+      for (let r = 0; r < 32; r++)
+        for (let g = 0; g < 32; g++) {
+          let sum = 0;
+          for (let dl = -1; dl <= 1; dl++)
+            for (let dr = -1; dr <= 1; dr++)
+              for (let dg = -1; dg <= 1; dg++) {
+                const L = l + dl;
+                const R = r + dr;
+                const G = g + dg;
+                if (L < 0 || R < 0 || G < 0 || L > 3 || R > 31 || G > 31) continue;
+                sum += h[(L << 10) | (R << 5) | G]! * (dr || dg ? 0.5 : 1) * (dl ? 0.6 : 1);
+              }
+          out[(l << 10) | (r << 5) | g] = sum / Math.max(1, n);
+        }
+    return out;
+  };
+  const H = smooth(hairH, nh);
+  const S = smooth(skinH, ns);
+  // How much the two overlap (0: no colour in common, 1: the same): on a photo whose hair
+  // and skin share their colours (a faded grey print of fair hair) the model tells nothing.
+  let overlap = 0;
+  for (let k = 0; k < 4096; k++)
+    overlap += Math.min(hairH[k]! / Math.max(1, nh), skinH[k]! / Math.max(1, ns));
+  const odds = new Float32Array(4096);
+  // A colour seen little in either (sky at the matte's rim) stays near even odds.
+  const eps = 3e-4;
+  for (let k = 0; k < 4096; k++) odds[k] = (H[k]! + eps) / (H[k]! + S[k]! + 2 * eps);
+  // The same odds from chromaticity alone (brightness summed out): a shadow on the skin (under
+  // the chin) is darker but no more hair-coloured; on a black-and-white or toned photo this is
+  // 0.5 everywhere.
+  const hueOdds = new Float32Array(1024);
+  for (let k = 0; k < 1024; k++) {
+    let h = 0;
+    let sk = 0;
+    for (let l = 0; l < 4; l++) {
+      h += H[(l << 10) | k]!;
+      sk += S[(l << 10) | k]!;
+    }
+    hueOdds[k] = (h + eps) / (h + sk + 2 * eps);
+  }
+  return {
+    overlap,
+    odds: (i) => odds[bin(i)]!,
+    hueOdds: (i) => hueOdds[bin(i)! & 1023]!,
+  };
+}
+
+/**
+ * Hair hanging in front of the face or the neck: clearly hair-coloured pixels (`lockP`) of
+ * the oval below the brows and of the neck column, joined to this head's hair (`own`), the
+ * face's features and skin excluded, grown a little over its soft rim.
+ */
+function hairLock(
+  lockP: Float32Array,
+  hair: Uint8Array,
+  features: Uint8Array,
+  fw: number,
+  width: number,
+  height: number,
+  reach = 2,
+): Uint8Array {
+  // Hysteresis: it starts from clearly hair-coloured pixels next to the hair and spreads
+  // through fairly hair-coloured ones (lit strands, shadowed ends), never through skin. (The
+  // flood may cross a feature, a lock beside the eye, but never takes it.)
+  const cand = new Uint8Array(lockP.length);
+  for (let i = 0; i < cand.length; i++) cand[i] = lockP[i]! > 0.6 ? 1 : 0;
+  const seeds = dilate(hair, width, height, reach);
+  for (let i = 0; i < seeds.length; i++) if (lockP[i]! <= 0.8) seeds[i] = 0;
+  const joined = flood(seeds, cand, width, { x0: 0, y0: 0, x1: width - 1, y1: height - 1 });
+  // Specks the flood leaves out between strands are part of the lock.
+  const grown = dilate(joined, width, height, Math.max(1, Math.round(fw * 0.012)));
+  for (let i = 0; i < grown.length; i++) if (features[i]) grown[i] = 0;
+  return grown;
 }
 
 /**

@@ -18,14 +18,17 @@ const luma = (p: number[]) => 0.299 * p[0]! + 0.587 * p[1]! + 0.114 * p[2]!;
 
 /**
  * `points`: where to sample the skin in `src` (cheeks, nose bridge). Of the pixels in the box
- * [x0, x1) x [y0, y1) coloured like that skin (brightness within 30 %, colour within 30 once
- * scaled to the same brightness), the share that moved by more than 12 in `out`, and their count.
+ * [x0, x1) x [y0, y1) coloured like that skin (brightness within 30 %, colour within
+ * `tolerance` once scaled to the same brightness: 30 by default; stricter where the hair is
+ * nearly skin-coloured, as red hair is), the share that moved by more than 12 in `out`, and
+ * their count.
  */
 export function skinChanged(
   src: Rgb8,
   out: Rgb8,
   points: Array<readonly [number, number]>,
   box: { x0: number; y0: number; x1: number; y1: number },
+  tolerance = 30,
 ): { share: number; n: number } {
   const samples: number[][] = [];
   for (const [px, py] of points)
@@ -44,7 +47,7 @@ export function skinChanged(
         dist(
           p,
           skin.map((v) => v * k),
-        ) > 30
+        ) > tolerance
       )
         continue;
       n++;
