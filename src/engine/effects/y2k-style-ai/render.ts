@@ -5,7 +5,7 @@ import { components } from "../../shared/components";
 import { refineMatte } from "../../shared/portrait/matte";
 import { uniform } from "../../shared/random";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
-import { fringe, sparkleLayer, stampLayer, stampText, type Sparkle } from "./finish";
+import { fringe, sparkleLayer, stampLayer, stampText, type Sparkle } from "./digicam";
 import {
   airbrush,
   gradeSubject,
