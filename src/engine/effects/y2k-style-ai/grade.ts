@@ -38,6 +38,26 @@ const cr = (r: number, g: number, b: number) => 128 + 0.5 * r - 0.418688 * g - 0
 export const luma = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
 
 /**
+ * True for a print that is mostly one tone: at least 85 % of its pixels within 10 chroma
+ * levels of the median tone. Looser than {@link isMonochrome}: a torn or stained old print
+ * (a blue tear, a brown stain ring) still counts, which decides whether its people are cut
+ * out at all.
+ */
+export function mostlyOneTone(rgb: Uint8Array, n: number): boolean {
+  const us = new Float32Array(n);
+  const vs = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    us[i] = cb(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
+    vs[i] = cr(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
+  }
+  const mu = Float32Array.from(us).sort()[n >> 1]!;
+  const mv = Float32Array.from(vs).sort()[n >> 1]!;
+  let near = 0;
+  for (let i = 0; i < n; i++) if (Math.hypot(us[i]! - mu, vs[i]! - mv) <= 10) near++;
+  return near >= n * 0.85;
+}
+
+/**
  * True for a black-and-white or single-toned (sepia, cyanotype) photo: the chroma of its
  * pixels barely varies around one tone.
  */

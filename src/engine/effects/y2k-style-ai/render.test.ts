@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { detectFaces } from "../../vision/human";
 import { describe, expect, it } from "vitest";
 import { correlation, meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
+import { mostlyOneTone } from "./grade";
 import { lookFromPrompt } from "./look";
 import { render } from "./render";
 
@@ -239,8 +240,14 @@ describe("y2k-style-ai", () => {
     }
   });
 
-  it("restyles a photo without a person (pet, landscape) but keeps its scene: a glowing frame, the inside recognisable", async () => {
-    for (const name of ["pet-1-cat.png", "landscape-1-meadow-cc0.jpg"]) {
+  it("restyles a photo without a person (pet, landscape) or an old print but keeps its scene: a glowing frame, the inside recognisable", async () => {
+    // Old prints too: on them the person matte cut children in half and kept pieces of a torn
+    // print's wall (independent review), so their people are never cut out.
+    for (const name of [
+      "pet-1-cat.png",
+      "landscape-1-meadow-cc0.jpg",
+      "old-torn-1-sepia-three-children.jpg",
+    ]) {
       const input = await photo(name, 480);
       const src = await raw(input);
       const out = await styled(input, "");
@@ -303,5 +310,36 @@ describe("y2k-style-ai", () => {
       return s / Math.max(1, k);
     };
     expect(sat(out)).toBeGreaterThan(sat(src) + 0.2);
+  });
+});
+
+describe("y2k-style-ai on old prints", () => {
+  // On old b/w and toned prints the person matte cut children in half and kept pieces of a
+  // torn print's wall (independent review): such prints keep their scene, in the photo card.
+  const tone = async (name: string) => {
+    const t = await sharp(await photo(name))
+      .removeAlpha()
+      .resize(96, 96, { fit: "inside" })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return mostlyOneTone(t.data, t.info.width * t.info.height);
+  };
+
+  it("tells one-tone prints (torn and stained ones too) from colour photos", async () => {
+    for (const old of [
+      "old-torn-1-sepia-three-children.jpg",
+      "old-toned-1-sepia-migrant-mother.jpg",
+      "old-bw-1-migrant-mother-1936.jpg",
+      "child-1-three-children-1860s.jpg",
+    ])
+      expect(await tone(old), old).toBe(true);
+    for (const colour of [
+      "portrait-female-1.jpg",
+      "portrait-male-1.jpg",
+      "portrait-female-4-hopper-navy.jpg",
+      "pet-1-cat.png",
+      "landscape-1-meadow-cc0.jpg",
+    ])
+      expect(await tone(colour), colour).toBe(false);
   });
 });

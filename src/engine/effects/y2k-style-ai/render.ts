@@ -12,6 +12,7 @@ import {
   faceOvals,
   isMonochrome,
   lumaRange,
+  mostlyOneTone,
   skinModel,
   type GradeOptions,
 } from "./grade";
@@ -218,13 +219,17 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const n = W * H;
 
   const faces = await findFaces(src);
-  const matte = faces.length ? await personAlpha(src, faces) : null;
-  const alpha = matte?.alpha ?? null;
   const tiny = await sharp(data, { raw: { width: W, height: H, channels: 3 } })
     .resize(96, 96, { fit: "inside" })
     .raw()
     .toBuffer({ resolveWithObject: true });
   const mono = isMonochrome(tiny.data, tiny.info.width * tiny.info.height);
+  // Old b/w and toned prints keep their own scene, in the photo card: on them the selfie
+  // model cuts children in half, keeps floating clumps of hair and pieces of a torn print's
+  // wall, in ways the checks of personAlpha do not all catch (independent review, session 7).
+  const oldPrint = mono || mostlyOneTone(tiny.data, tiny.info.width * tiny.info.height);
+  const matte = faces.length && !oldPrint ? await personAlpha(src, faces) : null;
+  const alpha = matte?.alpha ?? null;
   const ovals = faceOvals(faces, W, H);
   const skin = skinModel(data, ovals);
 
