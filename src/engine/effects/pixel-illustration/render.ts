@@ -1,6 +1,7 @@
 import type { RenderRequest } from "@/core/ports/renderer";
 import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../shared/image-io";
 import { upscaleCells } from "../../shared/pixel-grid";
+import { oklab } from "../../shared/pixel-art";
 
 /**
  * Pixel Illustration: the photo as 8-bit pixel art. A coarse even grid of cells, each cell
@@ -53,29 +54,6 @@ export const PALETTE: readonly (readonly [number, number, number])[] = [
   (hex) =>
     [parseInt(hex.slice(0, 2), 16), parseInt(hex.slice(2, 4), 16), parseInt(hex.slice(4, 6), 16)] as const,
 );
-
-const srgbToLinear = (c: number): number => {
-  const v = c / 255;
-  return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-};
-
-/**
- * sRGB -> OKLab. Distances in OKLab follow perceived colour difference far better than
- * RGB distances do, so "nearest palette colour" picks what a person would pick.
- */
-function oklab(r: number, g: number, b: number): [number, number, number] {
-  const lr = srgbToLinear(r);
-  const lg = srgbToLinear(g);
-  const lb = srgbToLinear(b);
-  const l = Math.cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
-  const m = Math.cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);
-  const s = Math.cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb);
-  return [
-    0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s,
-    1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s,
-    0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s,
-  ];
-}
 
 const PALETTE_LAB = PALETTE.map(([r, g, b]) => oklab(r, g, b));
 
