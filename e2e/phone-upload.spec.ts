@@ -83,3 +83,41 @@ test.describe("on a phone", () => {
     await expect(page.getByTestId("upload-area")).toBeVisible();
   });
 });
+
+test.describe("a photo picked before the page knows who is signed in", () => {
+  /** Holds the account request until `release()`: the page is up, the account not yet known. */
+  async function holdAccount(page: import("@playwright/test").Page) {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/me", async (route) => {
+      await held;
+      await route.continue();
+    });
+    return release;
+  }
+
+  test("is kept waiting, then sign-up is offered to a visitor (nothing uploaded unsigned)", async ({
+    page,
+  }) => {
+    const release = await holdAccount(page);
+    await page.goto(EFFECT);
+    await page.getByTestId("upload-input").setInputFiles(photo("portrait-female-1.jpg"));
+    await expect(page.getByTestId("asset-status-waiting")).toHaveCount(1);
+    release();
+    await expect(page.getByRole("dialog", { name: "Sign up to create" })).toBeVisible();
+    await expect(page.getByTestId("asset-status-waiting")).toHaveCount(1);
+    await expect(page.getByText("Upload failed")).toHaveCount(0);
+  });
+
+  test("is uploaded once a signed-in user's account is known", async ({ page }) => {
+    await page.goto("/");
+    await signUpViaApi(page, "early-pick");
+    const release = await holdAccount(page);
+    await page.goto(EFFECT);
+    await page.getByTestId("upload-input").setInputFiles(photo("portrait-female-1.jpg"));
+    await expect(page.getByTestId("asset-status-waiting")).toHaveCount(1);
+    release();
+    await expect(page.getByTestId("asset-status-done")).toHaveCount(1, { timeout: 20_000 });
+    await expect(page.getByRole("dialog", { name: "Sign up to create" })).toHaveCount(0);
+  });
+});

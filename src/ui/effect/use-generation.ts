@@ -133,6 +133,10 @@ export function useGeneration(effect: ClientEffect) {
   assetsRef.current = assets;
   const signedOutRef = useRef(false);
   signedOutRef.current = account.status === "signedOut";
+  const statusKnownRef = useRef(false);
+  statusKnownRef.current = account.status !== "loading";
+  /** Photos picked before the page knew whether the visitor is signed in: decided once it does. */
+  const undecidedRef = useRef(new Set<string>());
   /** Assets whose (HEIC) preview is being fetched from the server, once each. */
   const previewsRef = useRef(new Set<string>());
   // The user's last results of this effect stay across reloads.
@@ -217,13 +221,20 @@ export function useGeneration(effect: ClientEffect) {
       // A signed-out visitor's photos stay in the browser (nothing is uploaded before sign-in);
       // they are offered sign-up or sign-in. HEIC gets its preview from the server's JPEG.
       const signedOut = signedOutRef.current;
+      // Picked before the account is known (a quick tap while the page loads): kept waiting,
+      // then uploaded or offered sign-up once it is (below), never uploaded unsigned.
+      const undecided = !statusKnownRef.current;
       const fresh: UploadAsset[] = files.map((file) => ({
         id: crypto.randomUUID(),
         file,
         previewUrl: isHeif(file) ? "" : URL.createObjectURL(file),
-        status: signedOut ? "waiting" : "uploading",
+        status: signedOut || undecided ? "waiting" : "uploading",
       }));
       setAssets((list) => [...list, ...fresh]);
+      if (undecided) {
+        for (const a of fresh) undecidedRef.current.add(a.id);
+        return;
+      }
       if (signedOut) {
         if (fresh.length) setDialog("signUp");
         return;
@@ -232,6 +243,23 @@ export function useGeneration(effect: ClientEffect) {
     },
     [startUpload, t],
   );
+
+  // The account became known: photos picked meanwhile are uploaded (signed in) or wait for
+  // sign-up, which is offered (signed out).
+  useEffect(() => {
+    if (account.status === "loading" || undecidedRef.current.size === 0) return;
+    const ids = undecidedRef.current;
+    undecidedRef.current = new Set();
+    if (account.status === "signedOut") {
+      setDialog("signUp");
+      return;
+    }
+    const picked = assetsRef.current.filter((a) => ids.has(a.id) && a.status === "waiting");
+    setAssets((list) =>
+      list.map((a) => (picked.some((p) => p.id === a.id) ? { ...a, status: "uploading" } : a)),
+    );
+    for (const a of picked) void startUpload({ ...a, status: "uploading" }).catch(() => {});
+  }, [account.status, startUpload]);
 
   const removeAsset = (id: string) => {
     setAssets((list) => {
