@@ -7,6 +7,7 @@ import { AppError } from "../errors";
 import { creditEntry, image, task, taskInput, TASK_STATES, user } from "../schema";
 import { writeAuditTx } from "./audit";
 import type { Actor } from "./roles";
+import { REASON_MAX, REASON_MIN } from "./reason";
 
 /** The console's tasks: a filtered list, one task's story, a refund by hand. */
 
@@ -226,7 +227,7 @@ export async function taskStory(db: Db, taskId: string): Promise<TaskStory | nul
   };
 }
 
-export const refundSchema = z.object({ reason: z.string().trim().min(3).max(500) }).strict();
+export const refundSchema = z.object({ reason: z.string().trim().min(REASON_MIN).max(REASON_MAX) }).strict();
 
 /**
  * Refunds a task by hand (a bad result): its credits back under `refund:{task}`, the very
@@ -241,7 +242,8 @@ export async function refundTask(
   body: unknown,
 ): Promise<{ refunded: number }> {
   const parsed = refundSchema.safeParse(body);
-  if (!parsed.success) throw new AppError("VALIDATION", "Send { reason: 3 to 500 characters }.");
+  if (!parsed.success)
+    throw new AppError("VALIDATION", `Send { reason: ${REASON_MIN} to ${REASON_MAX} characters }.`);
   if (!id.safeParse(taskId).success) throw new AppError("NOT_FOUND", "Not found");
   return db.transaction(async (tx) => {
     const [t] = await tx.select().from(task).where(eq(task.id, taskId)).for("update");

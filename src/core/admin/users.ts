@@ -11,6 +11,7 @@ import type { TaskEventBus } from "../ports/task-events";
 import { creditEntry, session, subscription, task, taskInput, upload, user, userBalance } from "../schema";
 import { writeAuditTx } from "./audit";
 import type { Actor } from "./roles";
+import { REASON_MAX, REASON_MIN } from "./reason";
 
 /**
  * The console's users: search, one account's whole picture, credits granted or removed by
@@ -142,7 +143,7 @@ export const adjustCreditsSchema = z
       .min(-ADJUST_MAX)
       .max(ADJUST_MAX)
       .refine((n) => n !== 0, "not zero"),
-    reason: z.string().trim().min(3).max(500),
+    reason: z.string().trim().min(REASON_MIN).max(REASON_MAX),
     /** One per form submission: the same key again applies nothing (a double click, a retry). */
     idempotencyKey: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/),
   })
@@ -164,7 +165,7 @@ export async function adjustCredits(
   if (!parsed.success)
     throw new AppError(
       "VALIDATION",
-      `Send { amount: a whole number from -${ADJUST_MAX} to ${ADJUST_MAX}, not 0; reason: 3 to 500 characters; idempotencyKey }.`,
+      `Send { amount: a whole number from -${ADJUST_MAX} to ${ADJUST_MAX}, not 0; reason: ${REASON_MIN} to ${REASON_MAX} characters; idempotencyKey }.`,
     );
   const { amount, reason, idempotencyKey } = parsed.data;
   const key = `admin:${userId}:${idempotencyKey}`;
@@ -212,7 +213,7 @@ export async function adjustCredits(
 }
 
 export const suspendSchema = z
-  .object({ suspended: z.boolean(), reason: z.string().trim().min(3).max(500) })
+  .object({ suspended: z.boolean(), reason: z.string().trim().min(REASON_MIN).max(REASON_MAX) })
   .strict();
 
 export const SUSPENDED_REASON = {
@@ -242,7 +243,10 @@ export async function setSuspended(
 ): Promise<{ suspended: boolean; tasksRefunded: number }> {
   const parsed = suspendSchema.safeParse(body);
   if (!parsed.success)
-    throw new AppError("VALIDATION", "Send { suspended: true | false, reason: 3 to 500 characters }.");
+    throw new AppError(
+      "VALIDATION",
+      `Send { suspended: true | false, reason: ${REASON_MIN} to ${REASON_MAX} characters }.`,
+    );
   const { suspended, reason } = parsed.data;
   if (suspended && userId === actor.id)
     throw new AppError("CONFLICT", "You cannot suspend your own account.", { reason: "selfSuspend" });

@@ -7,6 +7,8 @@ import { adminApi, AdminApiError, card, field, td, th } from "./admin-api";
 import type { EffectName } from "./AdminConsole";
 import { LoadState } from "./Status";
 import { useAdminData } from "./use-load";
+import { isReason } from "@/core/admin/reason";
+import { ReasonField } from "./ReasonField";
 
 interface TaskRow {
   id: string;
@@ -356,20 +358,9 @@ function TaskStoryView({
       ) : null}
       <form onSubmit={refund} className={`${card} grid gap-3`}>
         {data.refunded ? <p className="text-sm font-medium">{t("tasks.refunded")}</p> : null}
-        <label className="grid gap-1 text-sm">
-          {t("reason")}
-          <input
-            className={field}
-            required
-            minLength={3}
-            maxLength={500}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            name="refundReason"
-          />
-        </label>
+        <ReasonField value={reason} onChange={setReason} name="refundReason" />
         <div>
-          <Button type="submit" disabled={busy || reason.trim().length < 3}>
+          <Button type="submit" disabled={busy || !isReason(reason)}>
             {t("tasks.refund")}
           </Button>
         </div>

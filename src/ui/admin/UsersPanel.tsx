@@ -6,6 +6,8 @@ import { Button } from "@/ui/primitives/Button";
 import { adminApi, AdminApiError, card, field, newIdempotencyKey, td, th } from "./admin-api";
 import { LoadState } from "./Status";
 import { useAdminData } from "./use-load";
+import { isReason } from "@/core/admin/reason";
+import { ReasonField } from "./ReasonField";
 
 interface UserSummary {
   id: string;
@@ -242,25 +244,13 @@ function UserCard({
               name="amount"
             />
           </label>
-          <label className="grid gap-1 text-sm">
-            {t("reason")}
-            <input
-              className={field}
-              required
-              minLength={3}
-              maxLength={500}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              aria-describedby="admin-reason-hint"
-              name="reason"
-            />
-          </label>
+          <ReasonField value={reason} onChange={setReason} name="reason" describedBy="admin-reason-hint" />
         </div>
         <p id="admin-reason-hint" className="text-xs text-zinc-600 dark:text-zinc-400">
           {t("reasonHint")}
         </p>
         <div>
-          <Button type="submit" disabled={busy || !Number(amount) || reason.trim().length < 3}>
+          <Button type="submit" disabled={busy || !Number(amount) || !isReason(reason)}>
             {t("users.apply")}
           </Button>
         </div>
@@ -285,20 +275,9 @@ function UserCard({
           });
         }}
       >
-        <label className="grid gap-1 text-sm">
-          {t("reason")}
-          <input
-            className={field}
-            required
-            minLength={3}
-            maxLength={500}
-            value={suspendReason}
-            onChange={(e) => setSuspendReason(e.target.value)}
-            name="suspendReason"
-          />
-        </label>
+        <ReasonField value={suspendReason} onChange={setSuspendReason} name="suspendReason" />
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" variant="secondary" disabled={busy || suspendReason.trim().length < 3}>
+          <Button type="submit" variant="secondary" disabled={busy || !isReason(suspendReason)}>
             {u.suspended ? t("users.unsuspend") : t("users.suspend")}
           </Button>
           <Button
