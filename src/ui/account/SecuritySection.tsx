@@ -9,9 +9,10 @@ import {
   sendVerificationEmail,
 } from "@/ui/auth/auth-api";
 import { authErrorText } from "@/ui/auth/auth-errors";
-import { fieldClass, PasswordField } from "@/ui/auth/PasswordField";
+import { PasswordField } from "@/ui/auth/PasswordField";
 import { Button } from "@/ui/primitives/Button";
 import { refreshAccount, useAccount } from "./account-store";
+import { EmailField } from "@/ui/auth/EmailField";
 
 type Notice = { kind: "ok" | "error"; text: string } | null;
 
@@ -130,18 +131,7 @@ export function SecuritySection() {
           </div>
         ) : null}
         <form className="flex max-w-md flex-col gap-3" onSubmit={onEmail}>
-          <label className="block text-sm font-medium">
-            {ts("newEmail")}
-            <input
-              name="newEmail"
-              type="email"
-              required
-              maxLength={254}
-              autoComplete="email"
-              className={fieldClass}
-              data-testid="new-email"
-            />
-          </label>
+          <EmailField label={ts("newEmail")} name="newEmail" testId="new-email" />
           <div>
             <Button type="submit" variant="secondary" disabled={busy !== null}>
               {ts("changeEmailSubmit")}

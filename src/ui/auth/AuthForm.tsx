@@ -8,6 +8,7 @@ import { Button } from "@/ui/primitives/Button";
 import { sendVerificationEmail, signInEmail, signUpEmail } from "./auth-api";
 import { authErrorText } from "./auth-errors";
 import { fieldClass, PasswordField } from "./PasswordField";
+import { EmailField, FormError } from "@/ui/auth/EmailField";
 
 /** Email + password sign-in or sign-up (better-auth). */
 export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; signupCredits?: number }) {
@@ -91,17 +92,7 @@ export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; s
           <input name="name" autoComplete="name" maxLength={100} className={fieldClass} />
         </label>
       ) : null}
-      <label className="block text-sm font-medium">
-        {t("email")}
-        <input
-          name="email"
-          type="email"
-          required
-          maxLength={254}
-          autoComplete="email"
-          className={fieldClass}
-        />
-      </label>
+      <EmailField label={t("email")} />
       <PasswordField
         name="password"
         label={t("password")}
@@ -120,11 +111,7 @@ export function AuthForm({ mode, signupCredits }: { mode: "signIn" | "signUp"; s
           </Link>
         </p>
       ) : null}
-      {error ? (
-        <p role="alert" className="text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       {unverified ? (
         <div role="alert" className="space-y-2 text-sm" data-testid="email-not-verified">
           <p className="text-red-600">{t("notVerified")}</p>

@@ -5,7 +5,7 @@ import { Link } from "@/i18n/navigation";
 import { Button } from "@/ui/primitives/Button";
 import { requestPasswordReset } from "./auth-api";
 import { authErrorText } from "./auth-errors";
-import { fieldClass } from "./PasswordField";
+import { EmailField, FormError } from "@/ui/auth/EmailField";
 
 /**
  * Asks for a password-reset link. The answer is the same whether or not the address has
@@ -60,22 +60,8 @@ export function ForgotPasswordForm({
           {t("forgotNoMail", { support: supportEmail })}
         </p>
       ) : null}
-      <label className="block text-sm font-medium">
-        {t("email")}
-        <input
-          name="email"
-          type="email"
-          required
-          maxLength={254}
-          autoComplete="email"
-          className={fieldClass}
-        />
-      </label>
-      {error ? (
-        <p role="alert" className="text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <EmailField label={t("email")} />
+      <FormError error={error} />
       <Button type="submit" className="w-full" disabled={busy}>
         {t("forgotSubmit")}
       </Button>

@@ -7,6 +7,7 @@ import { Button } from "@/ui/primitives/Button";
 import { resetPassword } from "./auth-api";
 import { authErrorText } from "./auth-errors";
 import { PasswordField } from "./PasswordField";
+import { FormError } from "@/ui/auth/EmailField";
 
 /** Sets a new password from a reset link's token; every session of the account ends. */
 export function ResetPasswordForm({ token }: { token: string | null }) {
@@ -69,11 +70,7 @@ export function ResetPasswordForm({ token }: { token: string | null }) {
         autoComplete="new-password"
         hint={t("passwordHint")}
       />
-      {error ? (
-        <p role="alert" className="text-sm text-red-600">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
       <Button type="submit" className="w-full" disabled={busy}>
         {t("resetSubmit")}
       </Button>

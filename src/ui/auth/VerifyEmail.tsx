@@ -6,7 +6,7 @@ import { refreshAccount } from "@/ui/account/account-store";
 import { Button } from "@/ui/primitives/Button";
 import { sendVerificationEmail, verifyEmail } from "./auth-api";
 import { authErrorText } from "./auth-errors";
-import { fieldClass } from "./PasswordField";
+import { EmailField, FormError } from "@/ui/auth/EmailField";
 
 /**
  * Follows an e-mail link: confirms the token (a sign-up's address, or the new address of an
@@ -72,22 +72,8 @@ export function VerifyEmail({ token }: { token: string | null }) {
             else setResent(true);
           }}
         >
-          <label className="block text-sm font-medium">
-            {t("verifyResendIntro")}
-            <input
-              name="email"
-              type="email"
-              required
-              maxLength={254}
-              autoComplete="email"
-              className={fieldClass}
-            />
-          </label>
-          {error ? (
-            <p role="alert" className="text-sm text-red-600">
-              {error}
-            </p>
-          ) : null}
+          <EmailField label={t("verifyResendIntro")} />
+          <FormError error={error} />
           <Button type="submit" variant="secondary">
             {t("resend")}
           </Button>
