@@ -1,5 +1,6 @@
 import { uniform } from "../../shared/random";
 import type { Rgb, Traits } from "./traits";
+import { hslToRgb } from "../../shared/colour";
 
 /**
  * The baby, drawn: a storybook-style portrait (SVG, rendered by sharp) with infant
@@ -51,22 +52,7 @@ export function naturalSkin(c: Rgb): Rgb {
   h = Math.max(14, Math.min(32, h));
   s = Math.max(Math.min(s, 0.5), l < 0.5 ? 0.22 : 0.28);
   l = Math.max(0.22, Math.min(0.82, l));
-  const C = (1 - Math.abs(2 * l - 1)) * s;
-  const X = C * (1 - Math.abs(((h / 60) % 2) - 1));
-  const m = l - C / 2;
-  const [r1, g1, b1] =
-    h < 60
-      ? [C, X, 0]
-      : h < 120
-        ? [X, C, 0]
-        : h < 180
-          ? [0, C, X]
-          : h < 240
-            ? [0, X, C]
-            : h < 300
-              ? [X, 0, C]
-              : [C, 0, X];
-  return [(r1 + m) * 255, (g1 + m) * 255, (b1 + m) * 255];
+  return hslToRgb(h, s, l);
 }
 
 export function babySvg(t: Traits, seed: number): string {

@@ -1,5 +1,6 @@
 import type { Face } from "../../vision/human";
 import type { Look } from "./look";
+import { hslToRgb } from "../../shared/colour";
 
 /** Mesh index of the chin's lowest point (MediaPipe FaceMesh). */
 const CHIN = 152;
@@ -21,25 +22,7 @@ const fract = (v: number): number => v - Math.floor(v);
 const tri = (v: number): number => 1 - Math.abs(2 * fract(v) - 1);
 
 /** HSL (hue in degrees, s and l in 0..1) to 8-bit-scale RGB floats. */
-export function hsl(h: number, s: number, l: number): RGB {
-  const hh = (((h % 360) + 360) % 360) / 60;
-  const c = (1 - Math.abs(2 * l - 1)) * s;
-  const x = c * (1 - Math.abs((hh % 2) - 1));
-  const m = l - c / 2;
-  const [r, g, b] =
-    hh < 1
-      ? [c, x, 0]
-      : hh < 2
-        ? [x, c, 0]
-        : hh < 3
-          ? [0, c, x]
-          : hh < 4
-            ? [0, x, c]
-            : hh < 5
-              ? [x, 0, c]
-              : [c, 0, x];
-  return [(r + m) * 255, (g + m) * 255, (b + m) * 255];
-}
+export const hsl = (h: number, s: number, l: number): RGB => hslToRgb(h, s, l);
 
 /** Linear interpolation through colour stops at positions `at` (ascending, 0..1). */
 export function ramp(stops: readonly RGB[], at: readonly number[], t: number, out: RGB): void {
