@@ -9,4 +9,10 @@ const config: NextConfig = {
   typescript: { ignoreBuildErrors: true },
 };
 
-export default createNextIntlPlugin("./src/i18n/request.ts")(config);
+// ICU messages are compiled at build time (next-intl's `precompile`): the browser gets no
+// message parser, and formatting a message with plain arguments creates no Intl.NumberFormat,
+// whose first construction costs 20-40 ms on a phone's main thread (docs/PERFORMANCE.md).
+export default createNextIntlPlugin({
+  requestConfig: "./src/i18n/request.ts",
+  experimental: { messages: { path: "./messages", format: "json", locales: "infer", precompile: true } },
+})(config);

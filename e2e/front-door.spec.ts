@@ -119,6 +119,49 @@ test("the list filters by category and by a search over translated titles and de
   await expect(page.getByTestId("category-people")).toHaveAttribute("aria-current", "page");
 });
 
+test("the front pages format their messages without creating an Intl.NumberFormat while loading", async ({
+  page,
+}) => {
+  // The first Intl.NumberFormat of a page costs 20-40 ms of main thread (ICU's number data),
+  // four times that on Lighthouse's phone: a long task in every visit. Messages are compiled
+  // at build time and the pages' counts are plain arguments, so loading creates none.
+  await page.addInitScript(() => {
+    const created: string[] = [];
+    (window as unknown as { __numberFormats: string[] }).__numberFormats = created;
+    const Original = Intl.NumberFormat;
+    const supportedLocalesOf = Original.supportedLocalesOf.bind(Original);
+    const Traced = new Proxy(Original, {
+      construct(target, args) {
+        created.push(String(new Error().stack));
+        return new target(...(args as ConstructorParameters<typeof Intl.NumberFormat>));
+      },
+    });
+    Traced.supportedLocalesOf = (...args: Parameters<typeof Intl.NumberFormat.supportedLocalesOf>) => {
+      created.push(`supportedLocalesOf ${String(new Error().stack)}`);
+      return supportedLocalesOf(...args);
+    };
+    Intl.NumberFormat = Traced;
+  });
+  for (const path of [
+    "/en",
+    "/en/nano-banana-lora",
+    "/en/nano-banana-lora/pixel-illustration",
+    "/ar/nano-banana-lora",
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    const created = await page.evaluate(
+      () => (window as unknown as { __numberFormats: string[] }).__numberFormats,
+    );
+    expect(created, `${path} created an Intl.NumberFormat while loading`).toEqual([]);
+  }
+  // The count still follows the filter (now formatted in the browser).
+  await page.goto("/en/nano-banana-lora");
+  await page.getByRole("searchbox", { name: "Search effects" }).fill("watermark");
+  await expect(page.getByTestId("effect-count")).toHaveText("1 effect");
+});
+
 test("the footer opens the privacy policy, the terms and the contact page", async ({ page }) => {
   await page.goto("/");
   const footer = page.getByRole("contentinfo");
