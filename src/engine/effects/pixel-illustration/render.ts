@@ -1,15 +1,38 @@
 import type { RenderRequest } from "@/core/ports/renderer";
-import { decodeRaw, encodePng, firstImage, transformRaw, type EffectOutput } from "../../shared/image-io";
+import sharp, { type Sharp } from "sharp";
+import {
+  decodeRaw,
+  encodePng,
+  firstImage,
+  transformRaw,
+  type EffectOutput,
+  type RawImage,
+} from "../../shared/image-io";
 import { upscaleCells } from "../../shared/pixel-grid";
-import { oklab } from "../../shared/pixel-art";
+import { labOf, oklab, oklabToRgb } from "../../shared/pixel-art";
+import { detectFaces, personMatte, type Face } from "../../vision/human";
+import { drawFaces, faceWidth } from "./face-art";
 
 /**
  * Pixel Illustration: the photo as 8-bit pixel art. A coarse even grid of cells, each cell
  * one colour of a fixed 32-colour retro palette, blown up with hard nearest-neighbour edges.
+ * A photo with faces gets a grid fine enough for its largest face, every face drawn as a pixel
+ * artist would (a skin ramp of its own colour, features placed from the face mesh: face-art.ts)
+ * and a dark selective outline around the people; still at most 32 colours.
  */
 
 /** Cells along the image's long side: coarse enough to read as pixel art, fine enough for faces. */
 export const GRID_LONG_SIDE = 64;
+/** Cells the largest face should span (cheek to cheek), so its features have room... */
+export const FACE_CELLS = 26;
+/** ...within this many cells on the long side (still chunky: an 8-bit screen is 256 wide). */
+export const FACE_GRID_MAX = 112;
+/** Colours in the picture at most (the palette's, a face's ramp and features included). */
+export const MAX_COLOURS = 32;
+/** Faces the detector is less sure of are left to the palette (a blurred shape in a background). */
+const MIN_FACE_SCORE = 0.85;
+/** Long side of the copy faces are found on (the mesh needs the detail). */
+const FACE_WORK_SIDE = 768;
 /** Target long side of the output in pixels (each cell becomes a k x k block). */
 const TARGET_LONG_SIDE = 1024;
 
@@ -77,17 +100,180 @@ export function nearestPaletteIndex(r: number, g: number, b: number): number {
   return best;
 }
 
-/** Grid size: long side GRID_LONG_SIDE cells, short side in proportion (at least one). */
-export function gridSize(width: number, height: number): { cols: number; rows: number } {
+/** Grid size: long side `cells` cells, short side in proportion (at least one). */
+export function gridSize(
+  width: number,
+  height: number,
+  cells: number = GRID_LONG_SIDE,
+): { cols: number; rows: number } {
   const long = Math.max(width, height);
-  const scale = GRID_LONG_SIDE / long;
+  const scale = cells / long;
   const cols = Math.max(1, Math.round(width * scale));
   const rows = Math.max(1, Math.round(height * scale));
   return { cols, rows };
 }
 
+/** Cells on the long side for a photo whose largest face is `face` pixels wide (of `long`). */
+export function faceGridLongSide(face: number, long: number): number {
+  return Math.max(
+    GRID_LONG_SIDE,
+    Math.min(FACE_GRID_MAX, Math.ceil((FACE_CELLS * long) / Math.max(1, face))),
+  );
+}
+
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const bytes = firstImage(req);
+  const work = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: FACE_WORK_SIDE });
+  const pixels = { data: work.data as Buffer, width: work.width, height: work.height };
+  const faces = (await detectFaces(pixels)).faces.filter((f) => f.score >= MIN_FACE_SCORE);
+  return faces.length ? renderWithFaces(work, faces) : renderPlain(bytes);
+}
+
+/** Cells mapped to the palette (RGB per cell). */
+function toPalette(cells: Uint8Array | Buffer, n: number): Uint8Array {
+  const out = new Uint8Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const p = PALETTE[nearestPaletteIndex(cells[i * 3]!, cells[i * 3 + 1]!, cells[i * 3 + 2]!)]!;
+    out[i * 3] = p[0];
+    out[i * 3 + 1] = p[1];
+    out[i * 3 + 2] = p[2];
+  }
+  return out;
+}
+
+/** The same colour lift as the plain grid, then the shrink to cols x rows. */
+const lift = (cols: number, rows: number) => (img: Sharp) =>
+  img.modulate({ saturation: 1.2 }).linear(1.08, -8).resize(cols, rows, { fit: "fill", kernel: "mitchell" });
+
+async function renderWithFaces(work: RawImage, faces: Face[]): Promise<EffectOutput> {
+  const long = Math.max(work.width, work.height);
+  const cellsLong = faceGridLongSide(Math.max(...faces.map(faceWidth)), long);
+  const { cols, rows } = gridSize(work.width, work.height, cellsLong);
+  const n = cols * rows;
+  const cells = await transformRaw(work, lift(cols, rows));
+  const out = toPalette(cells.data, n);
+  const person = await personCells(work, cols, rows);
+  drawFaces(
+    out,
+    labOf(cells.data, n),
+    cols,
+    rows,
+    faces,
+    cols / work.width,
+    rows / work.height,
+    person?.mask ?? null,
+  );
+  if (person) selOut(out, person.alpha, cols, rows);
+  limitColours(out, n, MAX_COLOURS);
+  return encodePng(upscaleCells(out, cols, rows, TARGET_LONG_SIDE));
+}
+
+/**
+ * The person on the grid (the selfie matte: its value per cell and the cells at least half
+ * person), or null when the matte holds no clear person.
+ */
+async function personCells(
+  work: RawImage,
+  cols: number,
+  rows: number,
+): Promise<{ mask: Uint8Array; alpha: Buffer } | null> {
+  const matte = await personMatte({ data: work.data as Buffer, width: work.width, height: work.height });
+  const small = await sharp(matte.alpha, { raw: { width: matte.width, height: matte.height, channels: 1 } })
+    .resize(cols, rows, { fit: "fill", kernel: "mitchell" })
+    .toColourspace("b-w")
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const cells = new Uint8Array(cols * rows);
+  let count = 0;
+  for (let i = 0; i < cols * rows; i++) if ((cells[i] = small[i]! >= 128 ? 1 : 0)) count++;
+  const share = count / (cols * rows);
+  return share > 0.03 && share < 0.9 ? { mask: cells, alpha: small } : null;
+}
+
+/** Matte values a sure person cell and a sure background cell are on either side of an outline. */
+const SURE_PERSON = 200;
+const SURE_BACKGROUND = 56;
+
+/**
+ * Selective outline ("sel-out"): the person's edge cells, where the background begins, take a
+ * darker palette shade of their own colour, so the figure stands off its background as a drawn
+ * sprite does. Only where the matte is sure on both sides (an unsure matte, common on old
+ * prints, would draw stray contours through the background). The frame's edge is no outline.
+ */
+function selOut(out: Uint8Array, alpha: Buffer, cols: number, rows: number): void {
+  const edge: number[] = [];
+  const bg = (i: number) => alpha[i]! <= SURE_BACKGROUND;
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < cols; x++) {
+      const i = y * cols + x;
+      if (alpha[i]! < SURE_PERSON) continue;
+      if (
+        (x > 0 && bg(i - 1)) ||
+        (x + 1 < cols && bg(i + 1)) ||
+        (y > 0 && bg(i - cols)) ||
+        (y + 1 < rows && bg(i + cols))
+      )
+        edge.push(i);
+    }
+  for (const i of edge) {
+    const [L, A, B] = oklab(out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!);
+    if (L < 0.3) continue; // already dark enough to read as an edge
+    const p = PALETTE[nearestPaletteIndex(...oklabToRgb(Math.max(0.1, L - 0.2), A * 0.9, B * 0.9))]!;
+    out[i * 3] = p[0];
+    out[i * 3 + 1] = p[1];
+    out[i * 3 + 2] = p[2];
+  }
+}
+
+/**
+ * At most `max` colours: while there are more, the rarer colour of the two most alike (OKLab,
+ * lightness weighted) becomes the other. Deterministic (ties by first appearance).
+ */
+export function limitColours(out: Uint8Array, n: number, max: number): void {
+  const keyOf = (i: number) => (out[i * 3]! << 16) | (out[i * 3 + 1]! << 8) | out[i * 3 + 2]!;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < n; i++) counts.set(keyOf(i), (counts.get(keyOf(i)) ?? 0) + 1);
+  if (counts.size <= max) return;
+  const keys = [...counts.keys()];
+  const labs = keys.map((k) => oklab((k >> 16) & 255, (k >> 8) & 255, k & 255));
+  const alive = keys.map(() => true);
+  const target = keys.map((_, j) => j);
+  for (let left = keys.length; left > max; left--) {
+    let bi = -1;
+    let bj = -1;
+    let bd = Infinity;
+    for (let a = 0; a < keys.length; a++) {
+      if (!alive[a]) continue;
+      for (let b = a + 1; b < keys.length; b++) {
+        if (!alive[b]) continue;
+        const d =
+          ((labs[a]![0] - labs[b]![0]) * 1.5) ** 2 +
+          (labs[a]![1] - labs[b]![1]) ** 2 +
+          (labs[a]![2] - labs[b]![2]) ** 2;
+        if (d < bd) {
+          bd = d;
+          bi = a;
+          bj = b;
+        }
+      }
+    }
+    const [keep, drop] = counts.get(keys[bi]!)! >= counts.get(keys[bj]!)! ? [bi, bj] : [bj, bi];
+    alive[drop] = false;
+    counts.set(keys[keep]!, counts.get(keys[keep]!)! + counts.get(keys[drop]!)!);
+    for (let j = 0; j < keys.length; j++) if (target[j] === drop) target[j] = keep;
+  }
+  const index = new Map(keys.map((k, j) => [k, j]));
+  for (let i = 0; i < n; i++) {
+    const k = keys[target[index.get(keyOf(i))!]!]!;
+    out[i * 3] = (k >> 16) & 255;
+    out[i * 3 + 1] = (k >> 8) & 255;
+    out[i * 3 + 2] = k & 255;
+  }
+}
+
+/** A photo without faces: the plain grid (as before faces were drawn). */
+async function renderPlain(bytes: Uint8Array): Promise<EffectOutput> {
   // A small upright working copy first (its size gives the grid), then one shrink straight
   // to the grid: the averaging kernel gives each cell its area's mean colour.
   const work = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: GRID_LONG_SIDE * 4 });

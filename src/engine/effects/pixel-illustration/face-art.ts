@@ -1,0 +1,428 @@
+import type { Face } from "../../vision/human";
+import { oklab, oklabToRgb } from "../../shared/pixel-art";
+
+/**
+ * Faces drawn the way a pixel artist draws them: the skin in a ramp of four tones made from the
+ * face's own colour (shading posterised from the photo, hue-shifted: warmer lights, redder
+ * shadows), then the features placed deliberately from the face mesh, each a few dark cells:
+ * a lash line and pupil per eye (whites and a highlight when there is room), brows, the mouth
+ * line, a nostril shadow, a shadow under the jaw. A feature whose surroundings are not skin (a
+ * camera or a hand over the eye, hair over a brow) is left as the photo has it.
+ */
+
+type Pt = [number, number];
+type Lab = [number, number, number];
+
+/** MediaPipe face-mesh indices (468 points). */
+const OVAL = [
+  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149,
+  150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
+];
+/** The jaw from one angle to the other, under the chin. */
+const JAW = [172, 136, 150, 149, 176, 148, 152, 377, 400, 378, 379, 365, 397];
+const EYES = [
+  {
+    outer: 33,
+    inner: 133,
+    upper: [246, 161, 160, 159, 158, 157, 173],
+    lower: [7, 163, 144, 145, 153, 154, 155],
+  },
+  {
+    outer: 263,
+    inner: 362,
+    upper: [466, 388, 387, 386, 385, 384, 398],
+    lower: [249, 390, 373, 374, 380, 381, 382],
+  },
+];
+const BROWS = [
+  { upper: [70, 63, 105, 66, 107], lower: [46, 53, 52, 65, 55] },
+  { upper: [300, 293, 334, 296, 336], lower: [276, 283, 282, 295, 285] },
+];
+const LIPS_OUTER = [
+  61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146,
+];
+const MOUTH_LINE = [61, 78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 291];
+const LIP_LOWER_INNER = [308, 324, 318, 402, 317, 14, 87, 178, 88, 95, 78];
+const NOSE_BOTTOM = [98, 97, 2, 326, 327];
+
+/** Width of a face in mesh units: cheek to cheek, or most of the box for a turned head. */
+export function faceWidth(f: Face): number {
+  const a = f.mesh[234]!;
+  const b = f.mesh[454]!;
+  return Math.max(Math.hypot(b[0] - a[0], b[1] - a[1]), f.box[2] * 0.62);
+}
+
+function inPolygon(x: number, y: number, poly: Pt[]): boolean {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i]!;
+    const [xj, yj] = poly[j]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/** The cells a polyline (in cell units) passes through, each once, in order. */
+function lineCells(points: Pt[], cols: number, rows: number): number[] {
+  const out: number[] = [];
+  const seen = new Set<number>();
+  const add = (x: number, y: number) => {
+    const cx = Math.floor(x);
+    const cy = Math.floor(y);
+    if (cx < 0 || cy < 0 || cx >= cols || cy >= rows) return;
+    const i = cy * cols + cx;
+    if (!seen.has(i)) {
+      seen.add(i);
+      out.push(i);
+    }
+  };
+  for (let s = 0; s + 1 < points.length; s++) {
+    const [x0, y0] = points[s]!;
+    const [x1, y1] = points[s + 1]!;
+    const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) * 3));
+    for (let t = 0; t <= steps; t++) add(x0 + ((x1 - x0) * t) / steps, y0 + ((y1 - y0) * t) / steps);
+  }
+  if (points.length === 1) add(points[0]![0], points[0]![1]);
+  return out;
+}
+
+/** Cells whose centres lie inside a polygon (in cell units). */
+function polygonCells(poly: Pt[], cols: number, rows: number): number[] {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const [x, y] of poly) {
+    x0 = Math.min(x0, x);
+    y0 = Math.min(y0, y);
+    x1 = Math.max(x1, x);
+    y1 = Math.max(y1, y);
+  }
+  const out: number[] = [];
+  for (let cy = Math.max(0, Math.floor(y0)); cy <= Math.min(rows - 1, Math.floor(y1)); cy++)
+    for (let cx = Math.max(0, Math.floor(x0)); cx <= Math.min(cols - 1, Math.floor(x1)); cx++)
+      if (inPolygon(cx + 0.5, cy + 0.5, poly)) out.push(cy * cols + cx);
+  return out;
+}
+
+const median = (v: number[]): number => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : 0;
+};
+const quantile = (v: number[], q: number): number => {
+  const s = [...v].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(q * (s.length - 1))]! : 0;
+};
+const clampL = (l: number) => Math.max(0.04, Math.min(0.97, l));
+const rgbOf = ([L, A, B]: Lab): [number, number, number] => oklabToRgb(clampL(L), A, B);
+
+/**
+ * Draws every face onto `out` (cols x rows RGB cells, already mapped to the palette). `lab` is
+ * the photo's colour per cell (OKLab, before the palette); `sx`, `sy` map mesh pixels to cells.
+ * Returns the cells drawn (skin or feature).
+ */
+export function drawFaces(
+  out: Uint8Array,
+  lab: Float32Array,
+  cols: number,
+  rows: number,
+  faces: Face[],
+  sx: number,
+  sy: number,
+  person: Uint8Array | null,
+): Uint8Array {
+  const drawn = new Uint8Array(cols * rows);
+  const ovals = new Uint8Array(cols * rows);
+  for (const f of faces)
+    for (const i of polygonCells(
+      OVAL.map((j) => [f.mesh[j]![0] * sx, f.mesh[j]![1] * sy] as Pt),
+      cols,
+      rows,
+    ))
+      ovals[i] = 1;
+  for (const f of faces) drawFace(out, lab, cols, rows, f, sx, sy, drawn, person, ovals);
+  return drawn;
+}
+
+function drawFace(
+  out: Uint8Array,
+  lab: Float32Array,
+  cols: number,
+  rows: number,
+  f: Face,
+  sx: number,
+  sy: number,
+  drawn: Uint8Array,
+  person: Uint8Array | null,
+  ovals: Uint8Array,
+): void {
+  const P = (i: number): Pt => [f.mesh[i]![0] * sx, f.mesh[i]![1] * sy];
+  const faceW = faceWidth(f) * sx;
+  if (faceW < 5) return; // too few cells for a face of its own: the palette's cells stay
+  const face = polygonCells(OVAL.map(P), cols, rows);
+  const exclude = new Set<number>();
+  const eyePolys = EYES.map((e) => [
+    P(e.outer),
+    ...e.upper.map(P),
+    P(e.inner),
+    ...[...e.lower].reverse().map(P),
+  ]);
+  const browPolys = BROWS.map((b) => [...b.upper.map(P), ...[...b.lower].reverse().map(P)]);
+  const lipsPoly = LIPS_OUTER.map(P);
+  for (const poly of [...eyePolys, ...browPolys, lipsPoly]) {
+    for (const i of polygonCells(poly, cols, rows)) exclude.add(i);
+    for (const i of lineCells([...poly, poly[0]!], cols, rows)) exclude.add(i);
+  }
+  const candidates = face.filter((i) => !exclude.has(i));
+  if (candidates.length < 6) return;
+
+  // The skin's own colour: the median of the face's cells outside the features; skin cells are
+  // those near it in hue (hair over the forehead, glasses' frames and shadows of a hat are not).
+  const Lm = median(candidates.map((i) => lab[i * 3]!));
+  const am = median(candidates.map((i) => lab[i * 3 + 1]!));
+  const bm = median(candidates.map((i) => lab[i * 3 + 2]!));
+  const isSkin = (i: number, tight = false) => {
+    const dL = lab[i * 3]! - Lm;
+    const dc = Math.hypot(lab[i * 3 + 1]! - am, lab[i * 3 + 2]! - bm);
+    return tight ? dc < 0.045 && dL > -0.2 && dL < 0.15 : dc < 0.06 && dL > -0.24 && dL < 0.2;
+  };
+  const skinSet = new Set<number>(candidates.filter((i) => isSkin(i)));
+  if (skinSet.size < candidates.length * 0.4) return; // not a face's skin we can read (a mask, a shadow)
+  // Every skin cell of the face takes the ramp (around the features too: no stray palette
+  // colours there); on a colour photo so do the person's neck, hands and arms near the face.
+  const skin = face.filter((i) => !drawn[i] && isSkin(i));
+  const chromaM = Math.hypot(am, bm);
+  if (person && chromaM >= 0.02) {
+    const fx = (P(234)[0] + P(454)[0]) / 2;
+    const fy = (P(10)[1] + P(152)[1]) / 2;
+    for (let y = Math.max(0, Math.floor(fy - faceW)); y < Math.min(rows, Math.ceil(fy + 3 * faceW)); y++)
+      for (
+        let x = Math.max(0, Math.floor(fx - 2.5 * faceW));
+        x < Math.min(cols, Math.ceil(fx + 2.5 * faceW));
+        x++
+      ) {
+        const i = y * cols + x;
+        if (person[i] && !ovals[i] && !drawn[i] && isSkin(i, true)) skin.push(i);
+      }
+  }
+
+  // Four tones, hue-shifted as pixel artists shade: redder, deeper shadows; warmer lights.
+  const chroma = chromaM;
+  const ramp: Lab[] = [
+    [Lm - 0.2, am * 0.95 + 0.02, bm * 0.8 - 0.01],
+    [Lm - 0.1, am + 0.012, bm * 0.95 - 0.004],
+    [Lm, am * 1.06, bm * 1.06],
+    [Lm + 0.09, am * 0.85, bm * 0.9 + (chroma > 0.02 ? 0.012 : 0.004)],
+  ];
+  const rampRgb = ramp.map(rgbOf);
+  const skinL = skin.map((i) => lab[i * 3]!);
+  const spread = Math.max(0.035, (quantile(skinL, 0.85) - quantile(skinL, 0.15)) / 2);
+  const tone = new Map<number, number>();
+  for (const i of skin) {
+    const z = (lab[i * 3]! - Lm) / spread;
+    tone.set(i, z < -1.6 ? 0 : z < -0.55 ? 1 : z < 0.9 ? 2 : 3);
+  }
+  // Lone tones join their neighbours (clean clusters, not photo noise).
+  const cleaned = new Map<number, number>();
+  for (const [i, t] of tone) {
+    const x = i % cols;
+    const y = (i - x) / cols;
+    const counts = [0, 0, 0, 0];
+    let same = 0;
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) {
+        if (!dx && !dy) continue;
+        const nx = x + dx;
+        const ny = y + dy;
+        if (nx < 0 || ny < 0 || nx >= cols || ny >= rows) continue;
+        const v = tone.get(ny * cols + nx);
+        if (v === undefined) continue;
+        counts[v]!++;
+        if (v === t) same++;
+      }
+    let best = t;
+    if (same === 0) {
+      // nearest neighbouring tone, ties to the most common
+      let bestScore = Infinity;
+      for (let v = 0; v < 4; v++)
+        if (counts[v]! > 0) {
+          const score = Math.abs(v - t) * 10 - counts[v]!;
+          if (score < bestScore) {
+            bestScore = score;
+            best = v;
+          }
+        }
+    }
+    cleaned.set(i, best);
+  }
+  const paint = (i: number, rgb: readonly number[]) => {
+    out[i * 3] = rgb[0]!;
+    out[i * 3 + 1] = rgb[1]!;
+    out[i * 3 + 2] = rgb[2]!;
+    drawn[i] = 1;
+  };
+  for (const [i, t] of cleaned) paint(i, rampRgb[t]!);
+
+  // Feature colours, from the face's own colour.
+  const dark = rgbOf([Math.min(0.24, Lm - 0.36), am * 0.5 + 0.01, bm * 0.4 - 0.012]);
+  const white = rgbOf([Math.min(0.93, Math.max(Lm + 0.1, 0.8)), am * 0.15, bm * 0.15 - 0.006]);
+  const lipLine = rgbOf([Math.min(Lm - 0.22, 0.5), am + 0.05, bm * 0.6]);
+  const lipTone = rgbOf([Lm - 0.07, am + 0.035, bm * 0.95]);
+  // Brows: the photo's brow colour, kept clearly darker than the skin.
+  const browCells = browPolys.flatMap((p) => polygonCells(p, cols, rows));
+  const browLab: Lab =
+    browCells.length > 0
+      ? [
+          median(browCells.map((i) => lab[i * 3]!)),
+          median(browCells.map((i) => lab[i * 3 + 1]!)),
+          median(browCells.map((i) => lab[i * 3 + 2]!)),
+        ]
+      : [Lm - 0.3, am, bm];
+  const brow = rgbOf([Math.min(browLab[0], Lm - 0.24), browLab[1], browLab[2]]);
+
+  /** Share of skin cells around a feature (its box grown by one cell, the feature itself left out). */
+  const skinAround = (poly: Pt[]): number => {
+    let x0 = Infinity;
+    let y0 = Infinity;
+    let x1 = -Infinity;
+    let y1 = -Infinity;
+    for (const [x, y] of poly) {
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x);
+      y1 = Math.max(y1, y);
+    }
+    let n = 0;
+    let s = 0;
+    for (let cy = Math.floor(y0) - 1; cy <= Math.floor(y1) + 1; cy++)
+      for (let cx = Math.floor(x0) - 1; cx <= Math.floor(x1) + 1; cx++) {
+        if (cx < 0 || cy < 0 || cx >= cols || cy >= rows) continue;
+        const i = cy * cols + cx;
+        if (exclude.has(i)) continue;
+        n++;
+        if (skinSet.has(i)) s++;
+      }
+    return n ? s / n : 0;
+  };
+  const small = faceW < 11;
+
+  // Jaw shadow: the cells just under the jaw, where they are skin too (the neck).
+  if (!small) {
+    for (const i of lineCells(
+      JAW.map((j) => {
+        const [x, y] = P(j);
+        return [x, y + 0.9] as Pt;
+      }),
+      cols,
+      rows,
+    )) {
+      if (drawn[i]) continue;
+      const dc = Math.hypot(lab[i * 3 + 1]! - am, lab[i * 3 + 2]! - bm);
+      if (dc < 0.06 && Math.abs(lab[i * 3]! - Lm) < 0.22) paint(i, rampRgb[0]!);
+    }
+  }
+
+  // Nose: a shadow under it, nostrils darker on a larger face.
+  if (faceW >= 12) {
+    const nose = lineCells(NOSE_BOTTOM.map(P), cols, rows);
+    for (const i of nose) paint(i, rampRgb[1]!);
+    if (faceW >= 22) for (const j of [98, 327]) paint(lineCells([P(j)], cols, rows)[0] ?? 0, rampRgb[0]!);
+  }
+
+  // Eyes.
+  EYES.forEach((e, k) => {
+    const poly = eyePolys[k]!;
+    if (skinAround(poly) < 0.35) return;
+    const outer = P(e.outer);
+    const inner = P(e.inner);
+    const ew = Math.hypot(inner[0] - outer[0], inner[1] - outer[1]);
+    const cx = poly.reduce((s, p) => s + p[0], 0) / poly.length;
+    const cy = poly.reduce((s, p) => s + p[1], 0) / poly.length;
+    const upMid = P(e.upper[3]!);
+    const lowMid = P(e.lower[3]!);
+    const eh = lowMid[1] - upMid[1];
+    if (small || ew < 2.2) {
+      // A one-cell eye: the pupil.
+      for (const i of lineCells([[cx, cy]], cols, rows)) paint(i, dark);
+      return;
+    }
+    // Whites first (when the eye is open enough to show them), then lashes and pupil over them.
+    if (eh >= 0.9) for (const i of polygonCells(poly, cols, rows)) paint(i, white);
+    const lash = lineCells([outer, ...e.upper.map(P), inner], cols, rows);
+    for (const i of lash) paint(i, dark);
+    const pupilW = ew >= 5 ? 2 : 1;
+    const px0 = pupilW === 2 ? Math.round(cx) - 1 : Math.floor(cx);
+    const lashRow = new Map<number, number>();
+    for (const i of lash) {
+      const x = i % cols;
+      const y = (i - x) / cols;
+      lashRow.set(x, Math.max(lashRow.get(x) ?? -1, y));
+    }
+    const bottom = Math.floor(lowMid[1] - 0.15);
+    const pupil: number[] = [];
+    for (let x = px0; x < px0 + pupilW; x++) {
+      const top = (lashRow.get(x) ?? Math.floor(cy) - 1) + 1;
+      const last = Math.max(top, Math.min(bottom, top + pupilW - 1));
+      if (eh < 0.6) continue; // a closed or smiling eye: the lash line is the eye
+      for (let y = top; y <= last; y++)
+        if (x >= 0 && y >= 0 && x < cols && y < rows) pupil.push(y * cols + x);
+    }
+    for (const i of pupil) paint(i, dark);
+    // A highlight on a pupil of two by two or more: its upper cell towards the outer corner.
+    if (pupilW === 2 && pupil.length >= 4) {
+      const hx = outer[0] < inner[0] ? px0 : px0 + 1;
+      const hy = Math.min(...pupil.filter((i) => i % cols === hx).map((i) => Math.floor(i / cols)));
+      if (Number.isFinite(hy)) paint(hy * cols + hx, white);
+    }
+  });
+
+  // Brows.
+  if (!small)
+    BROWS.forEach((b, k) => {
+      const poly = browPolys[k]!;
+      if (skinAround(poly) < 0.35) return;
+      const mid = b.upper.map((u, j) => {
+        const p = P(u);
+        const q = P(b.lower[j]!);
+        return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2] as Pt;
+      });
+      const thick = Math.hypot(P(b.upper[2]!)[0] - P(b.lower[2]!)[0], P(b.upper[2]!)[1] - P(b.lower[2]!)[1]);
+      const cells = thick >= 1.8 ? polygonCells(poly, cols, rows) : [];
+      for (const i of [...cells, ...lineCells(mid, cols, rows)]) paint(i, brow);
+    });
+
+  // Mouth: the line between the lips, the lower lip a little redder, teeth where it is open.
+  if (skinAround(lipsPoly) >= 0.35) {
+    const line = MOUTH_LINE.map(P);
+    const open = P(14)[1] - P(13)[1];
+    if (faceW >= 14) {
+      const lower = [
+        ...LIP_LOWER_INNER.map(P),
+        ...[291, 375, 321, 405, 314, 17, 84, 181, 91, 146, 61].map(P),
+      ];
+      for (const i of polygonCells(lower, cols, rows)) paint(i, lipTone);
+    }
+    if (open >= 1.2) {
+      const inner = [...MOUTH_LINE.slice(1, -1).map(P), ...LIP_LOWER_INNER.slice(1, -1).map(P)];
+      for (const i of polygonCells(inner, cols, rows)) paint(i, lab[i * 3]! > Lm ? white : lipLine);
+    }
+    const lineCellsMouth = lineCells(small ? line.slice(2, -2) : line, cols, rows);
+    for (const i of lineCellsMouth) paint(i, lipLine);
+  }
+}
+
+/** Nearest colour to `rgb` among `choices` (RGB triples), in OKLab with lightness weighted. */
+export function nearestOf(rgb: readonly number[], choices: readonly (readonly number[])[]): number {
+  const [L, A, B] = oklab(rgb[0]!, rgb[1]!, rgb[2]!);
+  let best = 0;
+  let bestD = Infinity;
+  choices.forEach((c, j) => {
+    const [l, a, b] = oklab(c[0]!, c[1]!, c[2]!);
+    const d = ((L - l) * 1.5) ** 2 + (A - a) ** 2 + (B - b) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = j;
+    }
+  });
+  return best;
+}
