@@ -869,7 +869,18 @@ export async function petSilhouette(
   lines: Uint8Array,
   w: number,
   h: number,
-  o: { subject: Uint8Array; edges: Uint8Array; rgb: Uint8Array; side: number },
+  o: {
+    subject: Uint8Array;
+    edges: Uint8Array;
+    rgb: Uint8Array;
+    side: number;
+    /** Whether to look for an animal's eyes (not on a flower): default true. */
+    eyes?: boolean;
+    /** Shortest piece kept outside the silhouette (px): default a quarter of `side`. */
+    minOutside?: number;
+    /** Shortest piece kept inside the silhouette (px): default a tenth of `side`. */
+    minInside?: number;
+  },
 ): Promise<{ rim: Uint8Array; inside: Uint8Array } | null> {
   const sil = await silhouette(o.subject, w, h, o.side / 200);
   if (rimAgreement(sil.rim, o.edges, w, h, Math.max(2, Math.round(o.side / 200))) < SILHOUETTE_AGREEMENT)
@@ -877,9 +888,10 @@ export async function petSilhouette(
   budgetAroundSilhouette(lines, w, h, {
     ...sil,
     gap: Math.max(2, Math.round(o.side / 160)),
-    minInside: Math.round(o.side / 10),
-    minOutside: Math.round(o.side / 4),
+    minInside: o.minInside ?? Math.round(o.side / 10),
+    minOutside: o.minOutside ?? Math.round(o.side / 4),
   });
+  if (o.eyes === false) return sil;
   const eyes = await animalEyes(o.rgb, w, h, sil.inside);
   for (let i = 0; i < w * h; i++) if (eyes[i]) lines[i] = 1;
   return sil;

@@ -17,6 +17,7 @@ import {
   TEXTURED,
 } from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
+import { dropMarks, type OverlayMarks } from "../../shared/overlay-marks";
 
 /**
  * The drawing of a coloring page: the outlines a person would trace, not a map of colour
@@ -40,6 +41,13 @@ export interface LineOptions {
   subject: Uint8Array | null;
   /** Boxes (photo pixels) where finer detail is kept: faces (eyes, brows, mouth). */
   detail: Array<[number, number, number, number]>;
+  /**
+   * Whether the subject was found by focus (shared/salient-subject.ts: a flower, not a named pet
+   * or object): drawn as a bold closed silhouette in any scene, without an animal's eyes.
+   */
+  salient?: boolean;
+  /** Overlaid words and a logo beside them (shared/overlay-marks.ts, at the photo's size): left out. */
+  marks?: OverlayMarks | null;
 }
 
 /** Black (0) strokes on white (255), drawW x drawH. */
@@ -138,9 +146,20 @@ export async function drawLines(
     // cut, smoothed) as one bold closed contour where the cut follows the photo's edges, its
     // eyes as closed ovals; inside it only long lines, outside only long leaf or horizon lines,
     // none doubling it (shared/line-budget.ts).
+    // A subject found by focus (a flower) is drawn the same way in any scene, without eyes.
     const sil =
-      textured && subject
-        ? await petSilhouette(keep, w, h, { subject, edges, rgb: small, side: WORK })
+      (textured || opts.salient) && subject
+        ? await petSilhouette(keep, w, h, {
+            subject,
+            edges,
+            rgb: small,
+            side: WORK,
+            // A flower: no eyes; its stalk and the larger flowers behind it stay, inside it only
+            // long lines (a petal's edge, not the scribble of a seed head's texture).
+            ...(opts.salient
+              ? { eyes: false, minOutside: Math.round(WORK / 8), minInside: Math.round(WORK / 5) }
+              : {}),
+          })
         : null;
 
     if (textured && subject) {
@@ -156,6 +175,28 @@ export async function drawLines(
         sil ? [-1] : [1, -1],
       );
       for (let i = 0; i < w * h; i++) if (spots[i]) keep[i] = 1;
+    }
+
+    // Overlaid words and the logo beside them are no part of the picture to colour.
+    if (opts.marks) {
+      const toWork = async (m: Uint8Array) =>
+        Uint8Array.from(
+          await sharp(Buffer.from(m.map((v) => (v ? 255 : 0))), {
+            raw: { width: src.width, height: src.height, channels: 1 },
+          })
+            .resize(w, h, { fit: "fill" })
+            .extractChannel(0)
+            .raw()
+            .toBuffer(),
+          (v) => (v >= 128 ? 1 : 0),
+        );
+      dropMarks(
+        keep,
+        w,
+        h,
+        { text: await toWork(opts.marks.text), near: await toWork(opts.marks.near) },
+        subject,
+      );
     }
 
     // The subject's outline, bold: the silhouette, or the mask's boundary.

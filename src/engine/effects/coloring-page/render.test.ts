@@ -140,6 +140,74 @@ function faceInk(img: Raw, box: ReturnType<typeof drawingBox>, face: Face) {
   };
 }
 
+/**
+ * A flower in front of a soft meadow: a sharp seed head (a cream disc of fine speckle with a
+ * feathered, hairy rim) on an out-of-focus background of dark and light green blobs and pale
+ * out-of-focus puffballs, and a small blue name printed in the top-right corner.
+ */
+async function flowerScene(w = 900, h = 600) {
+  let a = 7 >>> 0;
+  const rnd = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const bg = Buffer.alloc(w * h * 3);
+  for (let i = 0; i < w * h; i++) [bg[i * 3], bg[i * 3 + 1], bg[i * 3 + 2]] = [60, 95, 40];
+  const disc = (cx: number, cy: number, r: number, c: number[]) => {
+    for (let y = Math.max(0, Math.floor(cy - r)); y < Math.min(h, cy + r); y++)
+      for (let x = Math.max(0, Math.floor(cx - r)); x < Math.min(w, cx + r); x++)
+        if (Math.hypot(x - cx, y - cy) <= r) for (let k = 0; k < 3; k++) bg[(y * w + x) * 3 + k] = c[k]!;
+  };
+  for (let k = 0; k < 400; k++)
+    disc(
+      rnd() * w,
+      rnd() * h,
+      6 + rnd() * 20,
+      rnd() < 0.5 ? [30, 60 + rnd() * 30, 25] : [120 + rnd() * 40, 160 + rnd() * 40, 70],
+    );
+  for (let k = 0; k < 7; k++) {
+    const x = 560 + rnd() * 300;
+    const y = 80 + rnd() * 450;
+    disc(x, y, 25 + rnd() * 25, [200, 195, 170]);
+  }
+  const soft = await sharp(bg, { raw: { width: w, height: h, channels: 3 } })
+    .blur(9)
+    .raw()
+    .toBuffer();
+  const [cx, cy, r] = [300, 320, 150];
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const d = Math.hypot(x - cx, y - cy);
+      if (d > r + 14) continue;
+      const i = (y * w + x) * 3;
+      // Inside: fine sharp speckle; the rim: a fringe of hairs (per angle) up to 14 px out.
+      const ang = Math.atan2(y - cy, x - cx);
+      const hair = Math.abs(Math.sin(ang * 90)) > 0.7 ? 14 : 0;
+      if (d > r + hair * (0.5 + 0.5 * Math.abs(Math.sin(ang * 13)))) continue;
+      const v = rnd() < 0.3 ? -70 : rnd() * 30;
+      const c = [225 + v, 215 + v, 175 + v];
+      for (let k = 0; k < 3; k++) soft[i + k] = Math.max(0, Math.min(255, c[k]!));
+    }
+  const text = { x: w - 300, y: 20, width: 270, height: 50 };
+  const svg = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${text.width}" height="${text.height}"><text x="4" y="38" font-family="DejaVu Sans" font-size="36" font-weight="bold" fill="#3050c8">sunnyshots</text></svg>`,
+  );
+  // The glyphs' pixels (their alpha at the scene's size), for where the name's ink is.
+  const alpha = await sharp(svg).ensureAlpha().extractChannel(3).raw().toBuffer();
+  const glyphs = new Uint8Array(w * h);
+  for (let y = 0; y < text.height; y++)
+    for (let x = 0; x < text.width; x++)
+      if (alpha[y * text.width + x]! > 64) glyphs[(text.y + y) * w + text.x + x] = 1;
+  const bytes = await sharp(soft, { raw: { width: w, height: h, channels: 3 } })
+    .composite([{ input: svg, left: text.x, top: text.y }])
+    .png()
+    .toBuffer();
+  return { bytes, cx, cy, r, glyphs };
+}
+
 describe("coloring-page", () => {
   it("lays out bold black outlines on pure white on a US Letter page, with a colour reference bottom-right", async () => {
     const out = await render(request("coloring-page", await photo("pet-1-cat.png")));
@@ -333,5 +401,63 @@ describe("coloring-page", () => {
     const inks = faces.map((f) => faceInk(img, box, f));
     const drawn = inks.filter(({ eyes, mouth }) => Math.min(...eyes, mouth) > 0.04).length;
     expect(drawn, JSON.stringify(inks)).toBeGreaterThanOrEqual(faces.length - 1);
+  }, 60_000);
+
+  it("draws a sharp flower in front of a soft meadow as one closed bold outline, and leaves out a name printed in the corner", async () => {
+    const scene = await flowerScene();
+    const img = await raw((await render(request("coloring-page", scene.bytes))).bytes);
+    const box = drawingBox(900, 600);
+    const k = box.scale;
+    const [cx, cy, r] = [box.left + scene.cx * k, box.top + scene.cy * k, scene.r * k];
+    const dark = (x: number, y: number) => img.data[(Math.round(y) * img.width + Math.round(x)) * 3]! < 128;
+    // The outline goes all the way round, on the flower's (hairy) rim.
+    let round = 0;
+    for (let a = 0; a < 360; a++) {
+      const [c, s] = [Math.cos((a * Math.PI) / 180), Math.sin((a * Math.PI) / 180)];
+      for (let d = -6; d <= 16; d++)
+        if (dark(cx + c * (r + d), cy + s * (r + d))) {
+          round++;
+          break;
+        }
+    }
+    expect(round / 360).toBeGreaterThan(0.95);
+    // Closed: the paper outside it (from the drawing's frame) reaches none of the flower (the
+    // previous engine drew two open arcs of its ragged rim).
+    const [x0, y0, x1, y1] = [box.left + 6, box.top + 6, box.left + box.width - 6, box.top + box.height - 6];
+    const W = x1 - x0;
+    const H = y1 - y0;
+    const reached = new Uint8Array(W * H);
+    const stack: number[] = [];
+    const paper = (i: number) => !dark(x0 + (i % W), y0 + Math.floor(i / W));
+    for (let i = 0; i < W * H; i++) {
+      const [x, y] = [i % W, Math.floor(i / W)];
+      if ((x === 0 || y === 0 || x === W - 1 || y === H - 1) && paper(i)) {
+        reached[i] = 1;
+        stack.push(i);
+      }
+    }
+    while (stack.length) {
+      const p = stack.pop()!;
+      const x = p % W;
+      for (const q of [x > 0 ? p - 1 : -1, x < W - 1 ? p + 1 : -1, p - W, p + W])
+        if (q >= 0 && q < W * H && !reached[q] && paper(q)) {
+          reached[q] = 1;
+          stack.push(q);
+        }
+    }
+    let inside = 0;
+    let leaked = 0;
+    for (let i = 0; i < W * H; i++)
+      if (Math.hypot(x0 + (i % W) - cx, y0 + Math.floor(i / W) - cy) < r - 10) {
+        inside++;
+        if (reached[i]) leaked++;
+      }
+    expect(leaked / inside).toBeLessThan(0.001);
+    // The printed name: no line on its letters (the previous engine outlined them).
+    let onLetters = 0;
+    for (let y = 0; y < 600; y++)
+      for (let x = 0; x < 900; x++)
+        if (scene.glyphs[y * 900 + x] && dark(box.left + x * k, box.top + y * k)) onLetters++;
+    expect(onLetters).toBe(0);
   }, 60_000);
 });

@@ -1,6 +1,8 @@
 import sharp from "sharp";
 import { decodeRaw, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
 import { cutOutSubjectWhole } from "../../shared/line-budget";
+import { overlayMarks } from "../../shared/overlay-marks";
+import { salientSubject } from "../../shared/salient-subject";
 import { findSubject } from "../../shared/subject";
 import { detectFaces, personMatte } from "../../vision/human";
 import { drawLines } from "./lines";
@@ -43,8 +45,12 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // 1-2. The drawing: the subject's outlines (lines.ts). People: the person matte keeps them
   // and their faces keep their features; a pet or an object: its cut-out; a landscape: the
   // strong shapes only.
-  const { subject, detail } = await findSubjectMask(src);
-  const drawing = await drawLines(src, drawW, drawH, { subject, detail });
+  const { subject, detail, salient } = await findSubjectMask(src);
+  // Overlaid words (a watermark's name, a credit) and the logo beside them are left out of a
+  // photo without people (a portrait's lines stay as they were: the detector also reads a cap's
+  // badge or a flag's stars as words, and the area around them would take a face's lines).
+  const marks = detail.length ? null : await overlayMarks(src);
+  const drawing = await drawLines(src, drawW, drawH, { subject, detail, salient, marks });
   // A frame around the picture closes the regions cut by its edges.
   for (let x = 0; x < drawW; x++)
     for (let t = 0; t < 4; t++) drawing[t * drawW + x] = drawing[(drawH - 1 - t) * drawW + x] = 0;
@@ -82,9 +88,11 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
 }
 
 /** The subject's mask at the photo's size and the face boxes, or null (a scene: everything counts). */
-async function findSubjectMask(
-  src: RawImage,
-): Promise<{ subject: Uint8Array | null; detail: Array<[number, number, number, number]> }> {
+async function findSubjectMask(src: RawImage): Promise<{
+  subject: Uint8Array | null;
+  detail: Array<[number, number, number, number]>;
+  salient: boolean;
+}> {
   const pixels = { data: src.data, width: src.width, height: src.height };
   const { faces } = await detectFaces(pixels);
   if (faces.length) {
@@ -92,9 +100,15 @@ async function findSubjectMask(
     // (Faces need not be in the matte: their boxes keep detail in lines.ts either way.)
     const mask = Uint8Array.from(alpha);
     const covered = mask.reduce((n, v) => n + (v >= 128 ? 1 : 0), 0) / mask.length;
-    return { subject: covered > 0.02 && covered < 0.97 ? mask : null, detail: faces.map((f) => f.box) };
+    return {
+      subject: covered > 0.02 && covered < 0.97 ? mask : null,
+      detail: faces.map((f) => f.box),
+      salient: false,
+    };
   }
   const found = await findSubject(src);
-  const cut = found ? await cutOutSubjectWhole(src, found.box) : null;
-  return { subject: cut, detail: [] };
+  if (found) return { subject: await cutOutSubjectWhole(src, found.box), detail: [], salient: false };
+  // Nothing named (a flower, a dandelion clock): the sharp subject in front of a soft background.
+  const salient = await salientSubject(src);
+  return { subject: salient, detail: [], salient: !!salient };
 }
