@@ -7,6 +7,7 @@ import { uniform } from "../../shared/random";
 import { distinctColors, meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { detectFaces } from "../../vision/human";
 import { INK, POSTER_COLOURS, render } from "./render";
+import { chromaSpread } from "../../shared/print-damage";
 
 const isInk = (r: Raw, i: number) =>
   r.data[i * 3] === INK[0] && r.data[i * 3 + 1] === INK[1] && r.data[i * 3 + 2] === INK[2];
@@ -231,5 +232,67 @@ describe("gta-style-filter (game poster)", () => {
       for (let y = Math.round(by); y < by + bh; y++)
         for (let x = Math.round(bx); x < bx + bw; x++) if (isInk(out, y * out.width + x)) eyeInk++;
     expect(eyeInk).toBeGreaterThan(50);
+  }, 60_000);
+  it("shades skin in a few flat cel tones (shadow, mid, highlight), not a stack of contour bands", async () => {
+    for (const name of ["portrait-male-2.jpg", "portrait-female-1.jpg"]) {
+      const input = await photo(name, 800);
+      const out = await raw((await render(request("gta-style-filter", input))).bytes);
+      const { faces } = await detectFaces({
+        data: (await raw(input)).data,
+        width: out.width,
+        height: out.height,
+      });
+      const face = faces[0]!;
+      const { oval } = headGeometry(face);
+      const cx = oval.reduce((a, p) => a + p[0], 0) / oval.length;
+      const cy = oval.reduce((a, p) => a + p[1], 0) / oval.length;
+      const inner = polygonMask(
+        oval.map(([x, y]) => [cx + (x - cx) * 0.85, cy + (y - cy) * 0.85] as [number, number]),
+        out.width,
+        out.height,
+      );
+      const boxes = featureBoxes(face, 0.08);
+      // The colours of the cheeks, forehead and chin (no ink, no features), by area.
+      const counts = new Map<number, number>();
+      let area = 0;
+      for (let y = 0; y < out.height; y++)
+        for (let x = 0; x < out.width; x++) {
+          const i = y * out.width + x;
+          if (!inner[i] || isInk(out, i)) continue;
+          if (boxes.some(([bx, by, bw, bh]) => x >= bx && x <= bx + bw && y >= by && y <= by + bh)) continue;
+          const key = (out.data[i * 3]! << 16) | (out.data[i * 3 + 1]! << 8) | out.data[i * 3 + 2]!;
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+          area++;
+        }
+      const top3 = [...counts.values()].sort((a, b) => b - a).slice(0, 3);
+      expect(area, name).toBeGreaterThan(5000);
+      expect(top3.reduce((a, b) => a + b, 0) / area, name).toBeGreaterThan(0.95);
+      // Each of those tones is a warm skin colour (red over blue), not a grey.
+      for (const [key, c] of counts)
+        if (c > area * 0.1) expect((key >> 16) - (key & 255), name).toBeGreaterThan(30);
+    }
+  }, 60_000);
+
+  it("colours an old black-and-white print in a warm graded palette: warm skin, a coloured backdrop", async () => {
+    const input = await photo("old-bw-1-migrant-mother-1936.jpg", 800);
+    const src = await raw(input);
+    expect(chromaSpread(src.data)).toBeLessThan(15);
+    const out = await raw((await render(request("gta-style-filter", input))).bytes);
+    expect(chromaSpread(out.data)).toBeGreaterThan(40);
+    const { faces } = await detectFaces({ data: src.data, width: src.width, height: src.height });
+    const [fx, fy, fw, fh] = faces[0]!.box;
+    // The face's middle: warm (red well over blue, green between).
+    let r = 0;
+    let b = 0;
+    let count = 0;
+    for (let y = Math.round(fy + fh * 0.3); y < fy + fh * 0.7; y++)
+      for (let x = Math.round(fx + fw * 0.3); x < fx + fw * 0.7; x++) {
+        const i = y * out.width + x;
+        if (isInk(out, i)) continue;
+        r += out.data[i * 3]!;
+        b += out.data[i * 3 + 2]!;
+        count++;
+      }
+    expect((r - b) / count).toBeGreaterThan(35);
   }, 60_000);
 });

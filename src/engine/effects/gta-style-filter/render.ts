@@ -7,16 +7,24 @@ import { opencv } from "../../shared/opencv";
 import { chromaSpread, PRINT_CHROMA, repairPrintDamage } from "../../shared/print-damage";
 import type { RenderRequest } from "@/core/ports/renderer";
 import { detectFaces, type Face } from "../../vision/human";
+import { cutOutPeople } from "../../shared/subject";
+import { celShade, colourPrint, gradeColour, toOklab } from "./tone";
 
 /**
- * Game-poster illustration: clean flat cel-shaded regions and deliberate dark outlines.
- * 1. Edge-preserving smoothing (two bilateral passes, OpenCV) at reduced size wipes skin
- *    texture, stubble and noise while keeping the forms; a saturated, contrasty grade.
- * 2. libimagequant reduces it to a few flat colours without dithering.
- * 3. Speckles are merged away: every flat region smaller than a small share of the picture
- *    takes the colour of the neighbour it touches most, so faces read as clean shapes.
- * 4. Outlines are inked where two regions of clearly different lightness meet and along the
- *    smoothed picture's strongest long edges (short fragments dropped), about 3 px wide.
+ * Game-poster illustration (the look of open-world game loading-screen art): clean flat
+ * cel-shaded regions, two or three tones each, smooth dark outlines on silhouettes and the
+ * face's features, and a saturated, warm grade.
+ * 1. Edge-preserving smoothing (bilateral passes, OpenCV) at reduced size wipes skin
+ *    texture, stubble and noise while keeping the forms.
+ * 2. The grade, in OKLab (tone.ts): a colour photo gets contrast, colour and a warm light
+ *    with cool shadows; an old monochrome or toned print is coloured in the same warm palette
+ *    (skin in tans, the people in denim blue and cream, the backdrop in a sunset ramp).
+ * 3. Cel shading (tone.ts): the skin (the faces and what joins them in the person matte,
+ *    shared/subject.ts) and a few k-means materials, each in at most a shadow, a mid and a
+ *    highlight tone; speckles merged into their neighbours.
+ * 4. Outlines: the long contours (Canny chains on the smoothed picture, texture blurred away
+ *    first, short chains dropped) and the eyes, brows, nose and mouth; the strokes rounded
+ *    and 3 to 5 px wide.
  * Before all this, an old print (monochrome or toned) loses its scratches, creases and dust
  * (shared/print-damage.ts, filled by Telea inpainting), or they would be inked as bold lines
  * and dots. Inside a face's oval only the eyes, brows, nose and mouth are inked: any other
@@ -24,13 +32,14 @@ import { detectFaces, type Face } from "../../vision/human";
  */
 const WORK_SIDE = 1280;
 const SMOOTH_SIDE = 560;
-export const POSTER_COLOURS = 16;
+/** Materials of the cel shading: at most three tones each, plus the ink. */
+const MATERIALS = 6;
+/** The flat colours: the materials and the skin, three tones each. */
+export const POSTER_COLOURS = (MATERIALS + 1) * 3;
 /** Outline ink: a very dark blue-black, as poster art inks. */
 export const INK: readonly [number, number, number] = [18, 16, 28];
 /** Regions smaller than this share of the picture are speckles, merged into a neighbour. */
 const MIN_REGION_SHARE = 0.00035;
-/** Lightness step between two regions that gets an outline. */
-const OUTLINE_STEP = 42;
 
 const luma = (d: Uint8Array | Buffer, i: number) =>
   (0.299 * d[i * 3]! + 0.587 * d[i * 3 + 1]! + 0.114 * d[i * 3 + 2]!) | 0;
@@ -38,6 +47,7 @@ const luma = (d: Uint8Array | Buffer, i: number) =>
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const src = await decodeRaw(firstImage(req), { channels: 3, flatten: true, maxSide: WORK_SIDE });
   const { width, height } = src;
+  const n = width * height;
   const { faces } = await detectFaces({ data: src.data, width, height });
   const features = boxMask(
     faces.flatMap((f) => featureBoxes(f)),
@@ -45,22 +55,29 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     height,
     1,
   );
-  const clean = await removePrintDamage(src, features);
-  const smooth = await smoothForms(clean);
-  const flat = await sharp(smooth, { raw: { width, height, channels: 3 } })
-    .modulate({ saturation: 1.45, brightness: 1.03 })
-    .linear(1.15, -15)
-    .png({ palette: true, colours: POSTER_COLOURS, dither: 0, effort: 2 })
-    .toBuffer();
-  const cel = await sharp(flat).removeAlpha().raw().toBuffer();
-  mergeSpeckles(cel, width, height, Math.max(24, Math.round(width * height * MIN_REGION_SHARE)));
+  const print = chromaSpread(src.data) < PRINT_CHROMA;
+  const clean = print ? ((await repairPrintDamage(src, features)) ?? src) : src;
+  const people = faces.length ? await cutOutPeople(clean, faces) : null;
+  const { full: smooth, small, sw, sh } = await smoothForms(clean);
+  const lab = toOklab(smooth, n);
+  const side = Math.max(width, height);
+  const skinWeight = people ? skinMask(lab, people.data, faces, width, height, !print) : null;
+  const skin = skinWeight && skinWeight.map((v) => (v >= 128 ? 1 : 0));
+  if (print) {
+    const soft = people ? await softMask(people.data, width, height, side * 0.004) : null;
+    colourPrint(lab, n, skinWeight ? await blurred(skinWeight, width, height, side * 0.006) : null, soft);
+  } else gradeColour(lab, n);
+  const toneL = await blurredLightness(lab, width, height, Math.max(1, side / 400));
+  const cel = celShade(lab, toneL, n, MATERIALS, req.seed ?? 1, skin);
+  mergeSpeckles(cel, width, height, Math.max(24, Math.round(n * MIN_REGION_SHARE)));
 
-  const ink = await outlines(cel, smooth, width, height, {
+  const contours = await longEdges(small, sw, sh);
+  const ink = await outlines(smooth, contours, sw, sh, width, height, {
     quiet: faceQuiet(faces, width, height),
     features,
     faces,
   });
-  for (let i = 0; i < width * height; i++) {
+  for (let i = 0; i < n; i++) {
     if (ink[i]! > 127) {
       cel[i * 3] = INK[0];
       cel[i * 3 + 1] = INK[1];
@@ -72,15 +89,102 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   return encodePng({ data: cel, width, height, channels: 3 });
 }
 
+/** A 0/1 mask blurred to 0..255 (soft edges for colour blends). */
+async function softMask(mask: Uint8Array, width: number, height: number, sigma: number): Promise<Uint8Array> {
+  return sharp(Buffer.from(mask.map((v) => (v ? 255 : 0))), { raw: { width, height, channels: 1 } })
+    .blur(Math.max(0.3, sigma))
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+}
+
+/** A 0..255 plane, Gaussian-blurred. */
+async function blurred(plane: Uint8Array, width: number, height: number, sigma: number): Promise<Uint8Array> {
+  return sharp(Buffer.from(plane), { raw: { width, height, channels: 1 } })
+    .blur(Math.max(0.3, sigma))
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+}
+
+/** OKLab lightness, Gaussian-blurred (the tone of each pixel is decided on it: clean shapes). */
+async function blurredLightness(lab: Float32Array, width: number, height: number, sigma: number) {
+  const n = width * height;
+  const bytes = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) bytes[i] = Math.max(0, Math.min(255, Math.round(lab[i * 3]! * 255)));
+  const out = await sharp(bytes, { raw: { width, height, channels: 1 } })
+    .blur(Math.max(0.3, sigma))
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  return Float32Array.from(out, (v) => v / 255);
+}
+
 /**
- * An old print's scratches, creases and dust, filled from their surroundings
- * (shared/print-damage.ts). Only a monochrome or toned photo (chroma spread under
- * {@link PRINT_CHROMA}) is treated: on a colour photo thin bright lines are mostly real (hair,
- * wires, highlights). `protect`: face features.
+ * The people's skin (0..255, how surely skin): each face's oval (the features left out when its colour is
+ * measured), and the person's pixels of the face's own lightness (and, in a colour photo, its
+ * own colour) joined to it near the face: a neck, a hand against the cheek.
  */
-async function removePrintDamage(src: RawImage, protect: Uint8Array): Promise<RawImage> {
-  if (chromaSpread(src.data) >= PRINT_CHROMA) return src;
-  return (await repairPrintDamage(src, protect)) ?? src;
+function skinMask(
+  lab: Float32Array,
+  people: Uint8Array,
+  faces: Face[],
+  width: number,
+  height: number,
+  byColour: boolean,
+): Uint8Array {
+  const n = width * height;
+  const skin = new Uint8Array(n);
+  const queue: number[] = [];
+  for (const face of faces) {
+    if (face.mesh.length < 468) continue;
+    const { oval } = headGeometry(face);
+    const inside = polygonMask(oval, width, height);
+    const feat = boxMask(featureBoxes(face, 0.02), width, height, 1);
+    const ls: number[] = [];
+    const as: number[] = [];
+    const bs: number[] = [];
+    for (let i = 0; i < n; i++)
+      if (inside[i] && !feat[i]) {
+        ls.push(lab[i * 3]!);
+        as.push(lab[i * 3 + 1]!);
+        bs.push(lab[i * 3 + 2]!);
+      }
+    if (ls.length < 50) continue;
+    const q = (v: number[], p: number) => v[Math.floor((v.length - 1) * p)]!;
+    ls.sort((a, b) => a - b);
+    as.sort((a, b) => a - b);
+    bs.sort((a, b) => a - b);
+    const lo = q(ls, 0.08) - 0.04;
+    const hi = q(ls, 0.98) + 0.04;
+    const ma = q(as, 0.5);
+    const mb = q(bs, 0.5);
+    for (let i = 0; i < n; i++)
+      if (inside[i] && !skin[i]) {
+        skin[i] = 255;
+        queue.push(i);
+      }
+    // Within reach of the face (a neck, a hand at the cheek), not down a whole same-grey
+    // garment; fading out between 1 and 1.6 face widths from its centre (no visible cut).
+    const { cx, fw } = headGeometry(face);
+    const cy = face.box[1] + face.box[3] / 2;
+    for (let h = 0; h < queue.length; h++) {
+      const p = queue[h]!;
+      const x = p % width;
+      for (const nb of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
+        if (nb < 0 || nb >= n || skin[nb] || !people[nb]) continue;
+        const d = Math.hypot((nb % width) - cx, Math.floor(nb / width) - cy) / fw;
+        if (d > 1.6) continue;
+        const L = lab[nb * 3]!;
+        if (L < lo || L > hi) continue;
+        if (byColour && Math.hypot(lab[nb * 3 + 1]! - ma, lab[nb * 3 + 2]! - mb) > 0.035) continue;
+        skin[nb] = Math.max(1, Math.round(255 * Math.min(1, (1.6 - d) / 0.6)));
+        queue.push(nb);
+      }
+    }
+    queue.length = 0;
+  }
+  return skin;
 }
 
 /**
@@ -103,8 +207,11 @@ export function faceQuiet(faces: Face[], width: number, height: number): Uint8Ar
   return quiet;
 }
 
-/** Bilateral smoothing at half size (texture goes, edges stay), back at full size. */
-async function smoothForms(src: RawImage): Promise<Buffer> {
+/**
+ * Bilateral smoothing at a reduced size (texture goes, edges stay): that small picture and
+ * the same back at full size.
+ */
+async function smoothForms(src: RawImage): Promise<{ full: Buffer; small: Buffer; sw: number; sh: number }> {
   const { width, height } = src;
   const scale = Math.min(1, SMOOTH_SIDE / Math.max(width, height));
   const sw = Math.max(1, Math.round(width * scale));
@@ -122,10 +229,11 @@ async function smoothForms(src: RawImage): Promise<Buffer> {
       [a, b] = [b, a];
     }
     const out = Buffer.from(a.data as Uint8Array);
-    return await sharp(out, { raw: { width: sw, height: sh, channels: 3 } })
+    const full = await sharp(out, { raw: { width: sw, height: sh, channels: 3 } })
       .resize(width, height, { fit: "fill", kernel: "cubic" })
       .raw()
       .toBuffer();
+    return { full, small: out, sw, sh };
   } finally {
     a.delete();
     b.delete();
@@ -195,34 +303,68 @@ export function mergeSpeckles(rgb: Buffer, width: number, height: number, minAre
   }
 }
 
-/** The ink mask: region borders with a clear lightness step, and long strong edges; ~3 px wide. */
+/**
+ * The picture's long, clear contours: Canny's thin, connected edges on the smoothed small
+ * picture (thresholds from its own gradients, so a soft photo gets its contours too), only
+ * the chains longer than 1/16 of its long side: silhouettes and big forms, not texture.
+ */
+async function longEdges(small: Buffer, sw: number, sh: number): Promise<Uint8Array> {
+  const lumas = Buffer.alloc(sw * sh);
+  for (let i = 0; i < sw * sh; i++) lumas[i] = luma(small, i);
+  // Blurred a little more first: fur and foliage texture leaves no chain of edges.
+  const grey = Uint8Array.from(
+    await sharp(lumas, { raw: { width: sw, height: sh, channels: 1 } })
+      .blur(Math.max(1.5, Math.max(sw, sh) / 280))
+      .extractChannel(0)
+      .raw()
+      .toBuffer(),
+  );
+  const { mag } = sobel(grey, sw, sh);
+  const sorted = Float32Array.from(mag).sort();
+  const high = Math.max(80, sorted[Math.floor(sorted.length * 0.93)]!);
+  const { cv } = await opencv();
+  const a = cv.matFromArray(sh, sw, cv.CV_8UC1, grey);
+  const b = new cv.Mat();
+  try {
+    cv.Canny(a, b, high * 0.45, high, 3, false);
+    const edges = Uint8Array.from(b.data as Uint8Array, (v) => (v ? 1 : 0));
+    dropShortStrokes(edges, sw, sh, Math.round(Math.max(sw, sh) / 16), 0, new Uint8Array(sw * sh));
+    return edges;
+  } finally {
+    a.delete();
+    b.delete();
+  }
+}
+
+/**
+ * The ink mask, rounded strokes 3 to 5 px wide: the long contours (`contours`, at the small
+ * size, enlarged smoothly) and the face's features.
+ */
 async function outlines(
-  cel: Buffer,
   smooth: Buffer,
+  contours: Uint8Array,
+  sw: number,
+  sh: number,
   width: number,
   height: number,
   face: { quiet: Uint8Array | null; features: Uint8Array; faces: Face[] },
 ): Promise<Buffer> {
   const { quiet, features, faces } = face;
   const n = width * height;
-  const mask = new Uint8Array(n);
-  for (let y = 0; y < height - 1; y++) {
-    for (let x = 0; x < width - 1; x++) {
-      const i = y * width + x;
-      const l = luma(cel, i);
-      if (
-        Math.abs(l - luma(cel, i + 1)) >= OUTLINE_STEP ||
-        Math.abs(l - luma(cel, i + width)) >= OUTLINE_STEP
-      )
-        mask[i] = 1;
-    }
-  }
+  // The small contours, enlarged smoothly (no stair steps) to full size.
+  const big = await sharp(Buffer.from(contours.map((v) => (v ? 255 : 0))), {
+    raw: { width: sw, height: sh, channels: 1 },
+  })
+    .resize(width, height, { fit: "fill", kernel: "cubic" })
+    .blur(0.7)
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const mask = Uint8Array.from(big, (v) => (v >= 70 ? 1 : 0));
   const gray = new Uint8Array(n);
   for (let i = 0; i < n; i++) gray[i] = luma(smooth, i);
   const { mag } = sobel(gray, width, height);
-  const sorted = Float32Array.from(mag).sort();
-  const strong = Math.max(60, sorted[Math.floor(sorted.length * 0.93)]!);
-  for (let i = 0; i < n; i++) if (mag[i]! >= strong) mask[i] = 1;
+  const strong = 60;
   // The eyes, brows, nose and mouth are drawn on purpose, even on a faded print: their own
   // strongest edges (the top fifth inside the features) are inked too.
   const inFeatures: number[] = [];
@@ -239,8 +381,8 @@ async function outlines(
   const lines = Buffer.from(mask.map((v) => (v ? 255 : 0)));
   // sharp's morphology treats dark as foreground: erode() grows these white line pixels.
   return sharp(lines, { raw: { width, height, channels: 1 } })
-    .erode(1)
-    .blur(0.8)
+    .erode(Math.max(1, Math.round(side / 640)))
+    .blur(Math.max(0.8, side / 900))
     .threshold(110)
     .toColourspace("b-w")
     .extractChannel(0)

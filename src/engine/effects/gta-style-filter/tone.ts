@@ -1,0 +1,278 @@
+import { uniform } from "../../shared/random";
+
+/**
+ * The poster's colour work in OKLab (a perceptual space: equal steps look equal): the grade of a
+ * colour photo, the warm palette an old print is coloured in, and the cel shading (a few
+ * materials, each drawn in at most three flat tones: shadow, mid and highlight).
+ */
+
+const LINEAR = new Float32Array(256);
+for (let v = 0; v < 256; v++) {
+  const c = v / 255;
+  LINEAR[v] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+
+/** sRGB bytes to OKLab (L 0..1, a and b about -0.3..0.3), three floats per pixel. */
+export function toOklab(rgb: Uint8Array, n: number): Float32Array {
+  const lab = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const r = LINEAR[rgb[i * 3]!]!;
+    const g = LINEAR[rgb[i * 3 + 1]!]!;
+    const b = LINEAR[rgb[i * 3 + 2]!]!;
+    const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
+    const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
+    const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
+    lab[i * 3] = 0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s;
+    lab[i * 3 + 1] = 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s;
+    lab[i * 3 + 2] = 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s;
+  }
+  return lab;
+}
+
+const gamma = (c: number) => {
+  const v = c <= 0.0031308 ? 12.92 * c : 1.055 * Math.max(0, c) ** (1 / 2.4) - 0.055;
+  return Math.max(0, Math.min(255, Math.round(v * 255)));
+};
+
+/** One OKLab colour to sRGB bytes (out of gamut clipped). */
+export function oklabToRgb(L: number, a: number, b: number): [number, number, number] {
+  const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
+  const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
+  const s = (L - 0.0894841775 * a - 1.291485548 * b) ** 3;
+  return [
+    gamma(4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s),
+    gamma(-1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s),
+    gamma(-0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s),
+  ];
+}
+
+const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
+const smoothstep = (e0: number, e1: number, v: number) => {
+  const t = clamp01((v - e0) / (e1 - e0));
+  return t * t * (3 - 2 * t);
+};
+
+/**
+ * The poster grade of a colour photo, in place: more contrast (an S curve on lightness),
+ * stronger colour, and a warm cast that is stronger in the light tones, while the
+ * shadows lean to a cool blue-violet, as in game cover art.
+ */
+export function gradeColour(lab: Float32Array, n: number): void {
+  for (let i = 0; i < n; i++) {
+    const L = lab[i * 3]!;
+    const s = smoothstep(0.1, 0.95, L);
+    const Lg = clamp01(0.08 + 0.86 * (0.6 * s + 0.4 * L));
+    const light = smoothstep(0.35, 0.8, Lg);
+    // Only the greys of the shadows turn cool: a coloured shadow (skin, a red cup) keeps its hue.
+    const grey = 1 - smoothstep(0.02, 0.08, Math.hypot(lab[i * 3 + 1]!, lab[i * 3 + 2]!));
+    // Stronger colour, but a colour already strong (orange-lit skin) is not pushed to neon.
+    const c = Math.hypot(lab[i * 3 + 1]!, lab[i * 3 + 2]!);
+    const boost = c > 1e-4 ? Math.max(1, (0.2 * Math.tanh((c * 1.4) / 0.2)) / c) : 1.4;
+    lab[i * 3] = Lg;
+    lab[i * 3 + 1] = lab[i * 3 + 1]! * boost + 0.012 * light - 0.004 * (1 - light) * grey;
+    lab[i * 3 + 2] = lab[i * 3 + 2]! * boost + 0.03 * light - 0.025 * (1 - light) * grey;
+  }
+}
+
+/** A warm palette ramp: OKLab a and b at the dark, middle and light ends. */
+interface Ramp {
+  dark: [number, number];
+  mid: [number, number];
+  light: [number, number];
+}
+/** Skin: a red-brown shadow, a warm tan, a peach highlight. */
+const SKIN: Ramp = { dark: [0.07, 0.05], mid: [0.05, 0.075], light: [0.03, 0.05] };
+/** Hair and clothes: a blue-black, a denim blue, a pale cream. */
+const GARMENT: Ramp = { dark: [0.01, -0.05], mid: [-0.015, -0.07], light: [0.0, 0.03] };
+/** Backdrop: a violet shadow, a sunset orange, a yellow light. */
+const BACKDROP: Ramp = { dark: [0.07, -0.06], mid: [0.1, 0.1], light: [0.02, 0.13] };
+
+function ramp(r: Ramp, L: number): [number, number] {
+  const lo = smoothstep(0.15, 0.55, L);
+  const hi = smoothstep(0.55, 0.92, L);
+  return [
+    r.dark[0] + (r.mid[0] - r.dark[0]) * lo + (r.light[0] - r.mid[0]) * hi,
+    r.dark[1] + (r.mid[1] - r.dark[1]) * lo + (r.light[1] - r.mid[1]) * hi,
+  ];
+}
+
+/**
+ * An old monochrome or toned print, coloured in place in the poster's warm palette (not
+ * restored: a graded illustration): its lightness stretched to the full range, then skin
+ * (`skin`, 0..255) in warm tans, the rest of the people (`people`) in a denim blue with
+ * blue-black darks and cream lights, the backdrop in a sunset ramp (violet, orange, yellow).
+ * The masks are soft, so the colours meet without a seam of their own.
+ */
+export function colourPrint(
+  lab: Float32Array,
+  n: number,
+  skin: Uint8Array | null,
+  people: Uint8Array | null,
+): void {
+  const hist = new Uint32Array(256);
+  for (let i = 0; i < n; i++) hist[Math.min(255, Math.round(lab[i * 3]! * 255))]!++;
+  const at = (q: number) => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) if ((acc += hist[v]!) >= q * n) return v / 255;
+    return 1;
+  };
+  const lo = at(0.02);
+  const hi = Math.max(lo + 0.1, at(0.985));
+  for (let i = 0; i < n; i++) {
+    const t = clamp01((lab[i * 3]! - lo) / (hi - lo));
+    const L = 0.1 + 0.84 * (0.55 * smoothstep(0, 1, t) + 0.45 * t);
+    const s = skin ? skin[i]! / 255 : 0;
+    const p = people ? people[i]! / 255 : 0;
+    const [sa, sb] = ramp(SKIN, L);
+    const [ga, gb] = ramp(GARMENT, L);
+    const [ba, bb] = ramp(BACKDROP, L);
+    const pa = ga + (sa - ga) * s;
+    const pb = gb + (sb - gb) * s;
+    lab[i * 3] = L;
+    lab[i * 3 + 1] = ba + (pa - ba) * p;
+    lab[i * 3 + 2] = bb + (pb - bb) * p;
+  }
+}
+
+/** Weight of lightness against the colour axes when materials are told apart. */
+const MATERIAL_L = 0.45;
+
+/**
+ * Cel shading: the picture's materials (k-means in OKLab over a sample, lightness weighted
+ * down, so a lit and a shaded cheek are one material), then each material in at most three
+ * flat tones by its own lightness: shadow (its darkest third), mid, and a highlight (its
+ * lightest sixth). A material whose lightness hardly varies stays one or two tones.
+ * `toneL`: the lightness that decides the tone (smoother than `lab`'s, for clean shapes).
+ */
+export function celShade(
+  lab: Float32Array,
+  toneL: Float32Array,
+  n: number,
+  materials: number,
+  seed: number,
+  skin: Uint8Array | null,
+): Buffer {
+  // A sample of about 40,000 pixels (not the skin: its own material), k-means++ seeded.
+  const step = Math.max(1, Math.floor(n / 40_000));
+  const sample: number[] = [];
+  for (let i = 0; i < n; i += step) if (!skin?.[i]) sample.push(i);
+  if (!sample.length) sample.push(0);
+  const m = sample.length;
+  const f = new Float32Array(m * 3);
+  for (let s = 0; s < m; s++) {
+    const i = sample[s]!;
+    f[s * 3] = lab[i * 3]! * MATERIAL_L;
+    f[s * 3 + 1] = lab[i * 3 + 1]!;
+    f[s * 3 + 2] = lab[i * 3 + 2]!;
+  }
+  const rand = uniform(seed);
+  const k = Math.min(materials, m);
+  const centres = new Float32Array(k * 3);
+  const d2 = new Float32Array(m).fill(Infinity);
+  let pick = Math.floor(rand() * m);
+  for (let c = 0; c < k; c++) {
+    centres.set(f.subarray(pick * 3, pick * 3 + 3), c * 3);
+    let total = 0;
+    for (let s = 0; s < m; s++) {
+      const d =
+        (f[s * 3]! - centres[c * 3]!) ** 2 +
+        (f[s * 3 + 1]! - centres[c * 3 + 1]!) ** 2 +
+        (f[s * 3 + 2]! - centres[c * 3 + 2]!) ** 2;
+      if (d < d2[s]!) d2[s] = d;
+      total += d2[s]!;
+    }
+    let r = rand() * total;
+    pick = m - 1;
+    for (let s = 0; s < m; s++)
+      if ((r -= d2[s]!) <= 0) {
+        pick = s;
+        break;
+      }
+  }
+  const nearest = (x: number, y: number, z: number) => {
+    let best = 0;
+    let bd = Infinity;
+    for (let c = 0; c < k; c++) {
+      const d = (x - centres[c * 3]!) ** 2 + (y - centres[c * 3 + 1]!) ** 2 + (z - centres[c * 3 + 2]!) ** 2;
+      if (d < bd) [best, bd] = [c, d];
+    }
+    return best;
+  };
+  const sums = new Float64Array(k * 4);
+  for (let iter = 0; iter < 12; iter++) {
+    sums.fill(0);
+    for (let s = 0; s < m; s++) {
+      const c = nearest(f[s * 3]!, f[s * 3 + 1]!, f[s * 3 + 2]!);
+      sums[c * 4]! += f[s * 3]!;
+      sums[c * 4 + 1]! += f[s * 3 + 1]!;
+      sums[c * 4 + 2]! += f[s * 3 + 2]!;
+      sums[c * 4 + 3]!++;
+    }
+    for (let c = 0; c < k; c++)
+      if (sums[c * 4 + 3]! > 0)
+        for (let j = 0; j < 3; j++) centres[c * 3 + j] = sums[c * 4 + j]! / sums[c * 4 + 3]!;
+  }
+
+  const material = new Uint8Array(n);
+  for (let i = 0; i < n; i++)
+    material[i] = skin?.[i] ? k : nearest(lab[i * 3]! * MATERIAL_L, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
+  return tones(lab, toneL, n, material, k + 1);
+}
+
+/** Each material in at most three flat tones, by its own lightness (see {@link celShade}). */
+function tones(lab: Float32Array, toneL: Float32Array, n: number, material: Uint8Array, k: number): Buffer {
+  // Each material's tone thresholds from its lightness histogram.
+  const hist = new Uint32Array(k * 256);
+  const count = new Uint32Array(k);
+  for (let i = 0; i < n; i++) {
+    hist[material[i]! * 256 + Math.min(255, Math.round(toneL[i]! * 255))]!++;
+    count[material[i]!]!++;
+  }
+  const quantile = (c: number, q: number) => {
+    let acc = 0;
+    for (let v = 0; v < 256; v++) if ((acc += hist[c * 256 + v]!) >= q * count[c]!) return v / 255;
+    return 1;
+  };
+  const lowCut = new Float32Array(k);
+  const highCut = new Float32Array(k);
+  for (let c = 0; c < k; c++) {
+    const spread = quantile(c, 0.95) - quantile(c, 0.05);
+    lowCut[c] = spread < 0.06 ? -1 : quantile(c, 0.33);
+    highCut[c] = spread < 0.12 ? 2 : quantile(c, 0.84);
+  }
+  const tone = new Uint8Array(n);
+  const toneSums = new Float64Array(k * 3 * 4);
+  for (let i = 0; i < n; i++) {
+    const c = material[i]!;
+    const t = toneL[i]! < lowCut[c]! ? 0 : toneL[i]! >= highCut[c]! ? 2 : 1;
+    tone[i] = t;
+    const o = (c * 3 + t) * 4;
+    toneSums[o]! += lab[i * 3]!;
+    toneSums[o + 1]! += lab[i * 3 + 1]!;
+    toneSums[o + 2]! += lab[i * 3 + 2]!;
+    toneSums[o + 3]!++;
+  }
+  const colours: Array<[number, number, number]> = [];
+  for (let c = 0; c < k; c++) {
+    const mean = (t: number): [number, number, number] => {
+      const o = (c * 3 + t) * 4;
+      const w = toneSums[o + 3]!;
+      return w ? [toneSums[o]! / w, toneSums[o + 1]! / w, toneSums[o + 2]! / w] : [0, 0, 0];
+    };
+    for (let t = 0; t < 3; t++) {
+      const [L, a, b] = mean(t);
+      // Shadows a little deeper and richer, highlights a little brighter: clear cel steps.
+      const push = t === 0 ? 0.92 : t === 2 ? 1.04 : 1;
+      const chroma = t === 0 ? 1.12 : t === 2 ? 0.9 : 1;
+      colours.push(oklabToRgb(clamp01(L * push), a * chroma, b * chroma));
+    }
+  }
+  const rgb = Buffer.alloc(n * 3);
+  for (let i = 0; i < n; i++) {
+    const col = colours[material[i]! * 3 + tone[i]!]!;
+    rgb[i * 3] = col[0];
+    rgb[i * 3 + 1] = col[1];
+    rgb[i * 3 + 2] = col[2];
+  }
+  return rgb;
+}
