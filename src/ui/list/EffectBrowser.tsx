@@ -59,6 +59,8 @@ export function EffectBrowser({
                 <Link
                   href={c ? { pathname: "/nano-banana-lora", query: { category: c } } : "/nano-banana-lora"}
                   scroll={false}
+                  // A chip filters this page in place: nothing to fetch ahead of a click.
+                  prefetch={false}
                   aria-current={category === c ? "page" : undefined}
                   className={`${chip} ${category === c ? chipOn : chipOff}`}
                   onClick={choose(c)}

@@ -31,8 +31,17 @@ export function EffectCard({ effect, eager }: { effect: CardEffect; eager?: bool
   // image optimizer would otherwise delay the largest paint. Below it they are resized.
   const unoptimized = Boolean(eager);
   // next/image's sizing (srcset, sizes, lazy loading, a box filling the square) as plain props.
-  const imageProps = (src: string) =>
-    getImageProps({ src, alt: "", fill: true, sizes: CARD_SIZES, loading, unoptimized }).props;
+  // The original under the strip never competes with the result for the first paint: it is
+  // lazy even on the first cards (in view, it still loads right after layout).
+  const imageProps = (src: string, lazy = false) =>
+    getImageProps({
+      src,
+      alt: "",
+      fill: true,
+      sizes: CARD_SIZES,
+      loading: lazy ? "lazy" : loading,
+      unoptimized,
+    }).props;
   return (
     <Link
       href={effect.href}
@@ -52,7 +61,7 @@ export function EffectCard({ effect, eager }: { effect: CardEffect; eager?: bool
             {/* The original: a strip at the start edge, the whole image on hover or focus. */}
             {/* eslint-disable-next-line @next/next/no-img-element -- as above */}
             <img
-              {...imageProps(pair.before)}
+              {...imageProps(pair.before, true)}
               className="object-cover transition-[clip-path] duration-300 [clip-path:inset(0_72%_0_0)] group-hover:[clip-path:inset(0)] group-focus-visible:[clip-path:inset(0)] motion-reduce:transition-none rtl:[clip-path:inset(0_0_0_72%)] rtl:group-hover:[clip-path:inset(0)] rtl:group-focus-visible:[clip-path:inset(0)]"
               data-testid="card-before"
             />
