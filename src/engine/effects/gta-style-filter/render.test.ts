@@ -233,6 +233,48 @@ describe("gta-style-filter (game poster)", () => {
         for (let x = Math.round(bx); x < bx + bw; x++) if (isInk(out, y * out.width + x)) eyeInk++;
     expect(eyeInk).toBeGreaterThan(50);
   }, 60_000);
+  it("draws the mouth as a line, not a moustache: the skin between nose and upper lip stays uninked on small faces", async () => {
+    // A waist-up portrait and a couple: faces 100-250 px wide, where the picture's stroke width
+    // once joined the nose's shadow and the upper lip into one black block.
+    for (const name of ["portrait-female-3-nasa.png", "couple-1-daguerreotype-1850s.jpg"]) {
+      const input = await photo(name, 1200);
+      const src = await raw(input);
+      const out = await raw((await render(request("gta-style-filter", input))).bytes);
+      expect([out.width, out.height]).toEqual([src.width, src.height]);
+      const { faces } = await detectFaces({ data: src.data, width: src.width, height: src.height });
+      expect(faces.length, name).toBeGreaterThan(0);
+      for (const face of faces) {
+        const m = face.mesh;
+        const [lx, rx] = [Math.min(m[61]![0], m[291]![0]), Math.max(m[61]![0], m[291]![0])];
+        const [top, lip] = [m[2]![1], m[0]![1]];
+        let area = 0;
+        let ink = 0;
+        // The philtrum: the middle half of the mouth's width, from under the nose to above the lip.
+        for (let y = Math.round(top + (lip - top) * 0.25); y <= lip - (lip - top) * 0.15; y++)
+          for (let x = Math.round(lx + (rx - lx) * 0.25); x <= rx - (rx - lx) * 0.25; x++) {
+            area++;
+            if (isInk(out, y * out.width + x)) ink++;
+          }
+        expect(area, name).toBeGreaterThan(20);
+        expect(ink / area, `${name}: ink between nose and lip`).toBeLessThan(0.25);
+      }
+      // The mouth is still drawn: ink along the seam of the lips.
+      const face = faces[0]!;
+      let seam = 0;
+      for (const [u, l] of [
+        [13, 14],
+        [82, 87],
+        [312, 317],
+      ] as const) {
+        const x = (face.mesh[u]![0] + face.mesh[l]![0]) / 2;
+        const y = (face.mesh[u]![1] + face.mesh[l]![1]) / 2;
+        for (let dy = -2; dy <= 2; dy++)
+          for (let dx = -2; dx <= 2; dx++)
+            if (isInk(out, (Math.round(y) + dy) * out.width + Math.round(x) + dx)) seam++;
+      }
+      expect(seam, `${name}: the lip line`).toBeGreaterThan(0);
+    }
+  }, 90_000);
   it("shades skin in a few flat cel tones (shadow, mid, highlight), not a stack of contour bands", async () => {
     for (const name of ["portrait-male-2.jpg", "portrait-female-1.jpg"]) {
       const input = await photo(name, 800);
