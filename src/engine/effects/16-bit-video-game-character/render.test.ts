@@ -1,6 +1,8 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { COOL_RAMP, hexRgb } from "../../shared/pixel-art";
+import { components } from "../../shared/components";
+import { COOL_RAMP, hexRgb, oklab } from "../../shared/pixel-art";
+import { detectFaces } from "../../vision/human";
 import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { COLOURS, GRID_LONG_SIDE, OUTLINE, render, SKY } from "./render";
 
@@ -82,6 +84,67 @@ describe("16-bit-video-game-character", () => {
     expect(distinctColors(img)).toBeLessThanOrEqual(COLOURS);
     const { grid } = cells(img);
     expect(grid.filter((c) => SKY_KEYS.has(c)).length).toBe(0);
+  });
+
+  it("keeps each face's eyes as dark cells at the mesh's eye positions (a mirrored waist-up portrait)", async () => {
+    // Mirrored, so nothing is tuned to the fixture; F3's eyes vanished into the skin's colours.
+    const input = await sharp(await photo("portrait-female-3-nasa.png", 768))
+      .flop()
+      .png()
+      .toBuffer();
+    const found = await detectFaces(input);
+    expect(found.faces.length).toBeGreaterThan(0);
+    const face = found.faces[0]!;
+    const img = await raw((await render(request("16-bit-video-game-character", input))).bytes);
+    const { grid, cols, rows } = cells(img);
+    const L = (c: number) => oklab((c >> 16) & 255, (c >> 8) & 255, c & 255)[0];
+    const at = (x: number, y: number) =>
+      grid[
+        Math.min(rows - 1, Math.floor((y / found.height) * rows)) * cols +
+          Math.min(cols - 1, Math.floor((x / found.width) * cols))
+      ]!;
+    // The skin: the cells at the cheeks (below the eyes, beside the nose).
+    const skin = [50, 280].map((j) => L(at(face.mesh[j]![0], face.mesh[j]![1])));
+    const skinL = Math.min(...skin);
+    for (const [up, low] of [
+      [159, 145],
+      [386, 374],
+    ] as const) {
+      // Each eye: its centre and one cell around it hold a cell far darker than the skin.
+      const ex = (face.mesh[up]![0] + face.mesh[low]![0]) / 2;
+      const ey = (face.mesh[up]![1] + face.mesh[low]![1]) / 2;
+      const cx = Math.floor((ex / found.width) * cols);
+      const cy = Math.floor((ey / found.height) * rows);
+      let darkest = 1;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) darkest = Math.min(darkest, L(grid[(cy + dy) * cols + cx + dx]!));
+      console.log("EYE", skinL - darkest);
+      expect(skinL - darkest).toBeGreaterThan(0.45); // 0.29 before faces were drawn, 0.63 now
+    }
+  });
+
+  it("draws one figure: no piece of the sprite floats apart from the rest", async () => {
+    // A child leaning on the mother's shoulder whose body the matte misses (its head floated
+    // beside her), as photographed and mirrored.
+    for (const [name, flop] of [
+      ["old-bw-1-migrant-mother-1936.jpg", false],
+      ["old-toned-1-sepia-migrant-mother.jpg", true],
+    ] as const) {
+      const input = await sharp(await photo(name))
+        .flop(flop)
+        .png()
+        .toBuffer();
+      const { grid, cols, rows } = cells(
+        await raw((await render(request("16-bit-video-game-character", input))).bytes),
+      );
+      // The sprite's cells: neither the sky nor the outline's colour (dark ramp cells inside
+      // count as outline here, so a piece is only counted when it holds 8 cells or more).
+      const figure = Uint8Array.from(grid, (c) => (SKY_KEYS.has(c) || c === OUTLINE_KEY ? 0 : 1));
+      const { labels, count } = components(figure, cols, rows);
+      const sizes = new Array<number>(count + 1).fill(0);
+      for (const l of labels) sizes[l]!++;
+      expect(sizes.slice(1).filter((s) => s >= 8)).toHaveLength(1);
+    }
   });
 
   it("is deterministic", async () => {

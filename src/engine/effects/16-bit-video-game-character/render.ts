@@ -21,7 +21,9 @@ import {
   paint,
   paletteRgb,
 } from "../../shared/pixel-art";
-import { personMatte } from "../../vision/human";
+import { components } from "../../shared/components";
+import { drawFaces, limitColours } from "../../shared/pixel-face";
+import { detectFaces, personMatte, type Face } from "../../vision/human";
 import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
@@ -44,6 +46,12 @@ const TARGET_LONG_SIDE = 1056;
 export const OUTLINE = hexRgb(["181425"]);
 /** The backdrop: a plain sky of three bands, deep at the top to pale at the horizon. */
 export const SKY = hexRgb(["4f79d8", "7fa8f0", "b8d4fa"]);
+
+/**
+ * A sepia or brown-toned photo's ramp: the warm ramp's cool darks, then browns that pale
+ * towards cream with less and less chroma, so a white dress reads as cloth, not as skin.
+ */
+export const SEPIA_RAMP = ["181425", "3e2731", "6c443a", "936a54", "b89779", "decfb7", "f9f5ec"] as const;
 
 /**
  * The person's cells from the selfie matte at the grid's size, or null when the photo has no
@@ -115,12 +123,32 @@ function tidySilhouette(cells: Uint8Array, cols: number, rows: number): Uint8Arr
   return cells.some((v) => v) ? cells : null;
 }
 
+/** A photo tinted more than this (OKLab chroma of its mean) is drawn with the sepia ramp. */
+const WARM_TINT = 0.012;
+
+/** A ramp's colours, matched by lightness alone (as `monochromeRamp`'s). */
+function rampOf(hexes: readonly string[]): { match: Float32Array; rgb: Uint8Array } {
+  const rgb = hexRgb(hexes);
+  const match = labOf(rgb, hexes.length);
+  for (let s = 0; s < hexes.length; s++) match[s * 3 + 1] = match[s * 3 + 2] = 0;
+  return { match, rgb };
+}
+
 /** Lightness stretched over the given cells (1st..99th percentile, gain capped), chroma raised. */
-function tone(lab: Float32Array, n: number, use: Uint8Array | undefined, chroma: number): void {
+function tone(
+  lab: Float32Array,
+  n: number,
+  use: Uint8Array | undefined,
+  chroma: number,
+  lift: boolean,
+): void {
   const [lo, hi] = lightnessRange(lab, n, 0.01, 0.99, use);
   const gain = Math.min(2, Math.max(1, 0.78 / Math.max(1e-3, hi - lo)));
   for (let i = 0; i < n; i++) {
-    lab[i * 3] = Math.max(0, Math.min(1, 0.12 + (lab[i * 3]! - lo) * gain));
+    const L = lab[i * 3]!;
+    // A monochrome print's mid-tones (faces) lifted, its whites kept white: the full ramp is used.
+    const t = Math.max(0, Math.min(1, (L - lo) / Math.max(1e-3, hi - lo)));
+    lab[i * 3] = lift ? 0.12 + 0.86 * t ** 0.8 : Math.max(0, Math.min(1, 0.12 + (L - lo) * gain));
     lab[i * 3 + 1] = lab[i * 3 + 1]! * chroma;
     lab[i * 3 + 2] = lab[i * 3 + 2]! * chroma;
   }
@@ -128,13 +156,19 @@ function tone(lab: Float32Array, n: number, use: Uint8Array | undefined, chroma:
 
 /** Palette indices and colours (sRGB) for the cells in `use`: a ramp if monochrome, else their own k colours. */
 function drawCells(lab: Float32Array, n: number, k: number, use?: Uint8Array) {
+  const sprite = use !== undefined;
   const { spread, tintA, tintB } = colourSpread(lab, n);
   const monochrome = spread < MONOCHROME_SPREAD;
-  tone(lab, n, use, monochrome ? 1 : 1.3);
+  const chroma = monochrome ? 1 : 1.3;
+  tone(lab, n, use, chroma, monochrome && sprite);
+  // Faces are shaded from their own colour at the photo's chroma (raised, skin turns orange).
+  const faceLab = Float32Array.from(lab);
+  for (let i = 0; i < n * 3; i++) if (i % 3) faceLab[i] = faceLab[i]! / chroma;
   if (monochrome) {
-    const { match, rgb } = monochromeRamp(tintA, tintB);
+    const { match, rgb } =
+      Math.hypot(tintA, tintB) > WARM_TINT ? rampOf(SEPIA_RAMP) : monochromeRamp(tintA, tintB);
     for (let i = 0; i < n; i++) lab[i * 3 + 1] = lab[i * 3 + 2] = 0;
-    return { idx: nearestIndices(lab, n, match), match, rgb };
+    return { idx: nearestIndices(lab, n, match), match, rgb, monochrome, faceLab };
   }
   const match = kMeansPalette(lab, n, k, { use });
   const idx = nearestIndices(lab, n, match);
@@ -144,37 +178,143 @@ function drawCells(lab: Float32Array, n: number, k: number, use?: Uint8Array) {
     paint[j + 1] = paint[j + 1]! * 1.25;
     paint[j + 2] = paint[j + 2]! * 1.25;
   }
-  return { idx, match, rgb: paletteRgb(paint) };
+  return { idx, match, rgb: paletteRgb(paint), monochrome, faceLab };
+}
+
+/** Faces the detector is less sure of are left to the palette (as in the pixel illustration). */
+const MIN_FACE_SCORE = 0.85;
+/** Long side of the copy faces are found on (the mesh needs the detail). */
+const FACE_WORK_SIDE = 768;
+
+/** A face's centre (the nose bridge) in cells. */
+const faceCell = (f: Face, sx: number, sy: number, cols: number, rows: number): number =>
+  Math.min(rows - 1, Math.max(0, Math.floor(f.mesh[168]![1] * sy))) * cols +
+  Math.min(cols - 1, Math.max(0, Math.floor(f.mesh[168]![0] * sx)));
+
+/**
+ * One figure, no floating pieces: only the silhouette's piece holding the most cells and the
+ * pieces holding a face are kept (a child's head whose body the matte missed, a shard of a
+ * torn corner, would otherwise float beside the figure, held by its outline alone).
+ */
+export function keepFigure(cells: Uint8Array, cols: number, rows: number, seeds: number[]): Uint8Array {
+  const { labels, count } = components(cells, cols, rows);
+  const sizes = new Int32Array(count + 1);
+  for (let i = 0; i < cols * rows; i++) sizes[labels[i]!]!++;
+  const keep = new Uint8Array(count + 1);
+  let largest = 0;
+  for (let l = 1; l <= count; l++) if (!largest || sizes[l]! > sizes[largest]!) largest = l;
+  keep[largest] = 1;
+  for (const s of seeds) if (s >= 0 && s < cols * rows) keep[labels[s]!] = 1;
+  keep[0] = 0;
+  return cells.map((_, i) => keep[labels[i]!]!);
+}
+
+/** Offsets of the round 5 x 5 brush (corners off) a spur must be narrower than to be trimmed. */
+const BRUSH: Array<[number, number]> = [];
+for (let dy = -2; dy <= 2; dy++)
+  for (let dx = -2; dx <= 2; dx++) if (Math.abs(dx) + Math.abs(dy) < 4) BRUSH.push([dx, dy]);
+
+/**
+ * Long thin spurs trimmed: what a morphological opening with the round 5-cell brush takes
+ * away, where it is a sizeable piece (at least 0.5 % of the silhouette): an unsure matte's
+ * finger along a torn corner or a crease. Small bits it takes (a lock of hair, a finger tip)
+ * stay, so the silhouette keeps its detail.
+ */
+export function trimSpurs(cells: Uint8Array, cols: number, rows: number): Uint8Array {
+  const morph = (src: Uint8Array, all: boolean) => {
+    const out = new Uint8Array(cols * rows);
+    for (let y = 0; y < rows; y++)
+      for (let x = 0; x < cols; x++) {
+        let hit = all;
+        for (const [dx, dy] of BRUSH) {
+          const nx = x + dx;
+          const ny = y + dy;
+          // Beyond the frame counts as inside (a figure cut by the frame is not thin there).
+          const v = nx < 0 || ny < 0 || nx >= cols || ny >= rows ? 1 : src[ny * cols + nx]!;
+          if (all ? !v : v) {
+            hit = !all;
+            break;
+          }
+        }
+        out[y * cols + x] = hit ? 1 : 0;
+      }
+    return out;
+  };
+  const opened = morph(morph(cells, true), false);
+  const removed = cells.map((v, i) => (v && !opened[i] ? 1 : 0));
+  const { labels, count } = components(removed, cols, rows);
+  const sizes = new Int32Array(count + 1);
+  let area = 0;
+  for (let i = 0; i < cols * rows; i++) {
+    sizes[labels[i]!]!++;
+    area += cells[i]!;
+  }
+  const min = Math.max(10, area * 0.005);
+  return cells.map((v, i) => (v && labels[i] && sizes[labels[i]!]! >= min ? 0 : v));
 }
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const work = await decodeRaw(firstImage(req), { channels: 3, flatten: true, maxSide: GRID_LONG_SIDE * 4 });
+  const bytes = firstImage(req);
+  const work = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: GRID_LONG_SIDE * 4 });
   const scale = GRID_LONG_SIDE / Math.max(work.width, work.height);
   const cols = Math.max(1, Math.round(work.width * scale));
   const rows = Math.max(1, Math.round(work.height * scale));
   const n = cols * rows;
-  const grid = await transformRaw(work, (img) => img.resize(cols, rows, { fit: "fill", kernel: "mitchell" }));
+  // A small median first: an old print's scratches and dust would become lines and specks of cells.
+  const grid = await transformRaw(work, (img) =>
+    img.median(3).resize(cols, rows, { fit: "fill", kernel: "mitchell" }),
+  );
   const lab = labOf(grid.data, n);
-  const person = await personCells(work, cols, rows);
+  const found = await personCells(work, cols, rows);
 
-  if (!person) {
+  if (!found) {
     // No clear person: the whole photo as a 16-bit scene in 16 colours of its own.
     const { idx, match, rgb } = drawCells(lab, n, COLOURS);
     const clean = cleanLoneCells(idx, cols, rows, match);
     return encodePng(upscaleCells(paint(clean, rgb), cols, rows, TARGET_LONG_SIDE));
   }
 
+  const big = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: FACE_WORK_SIDE });
+  const sx = cols / big.width;
+  const sy = rows / big.height;
+  const detected = (await detectFaces({ data: big.data as Buffer, width: big.width, height: big.height }))
+    .faces;
+  const sure = detected.filter((f) => f.score >= MIN_FACE_SCORE);
+  const person = keepFigure(
+    trimSpurs(found, cols, rows),
+    cols,
+    rows,
+    sure.map((f) => faceCell(f, sx, sy, cols, rows)),
+  );
+  const faces = sure.filter((f) => person[faceCell(f, sx, sy, cols, rows)]);
+
   // The sprite: the person's own colours, lone cells cleaned inside the silhouette only.
-  const { idx, match, rgb } = drawCells(lab, n, SPRITE_COLOURS, person);
+  const { idx, match, rgb, monochrome, faceLab } = drawCells(lab, n, SPRITE_COLOURS, person);
   const backdrop = person.map((v) => (v ? 0 : 1));
-  const sprite = cleanLoneCells(idx, cols, rows, match, { ignore: backdrop });
-  const k = rgb.length / 3;
-  const colours = new Uint8Array((k + 1 + SKY.length / 3) * 3);
-  colours.set(rgb, 0);
-  colours.set(OUTLINE, k * 3);
-  colours.set(SKY, (k + 1) * 3);
+  const sprite = paint(cleanLoneCells(idx, cols, rows, match, { ignore: backdrop }), rgb);
+  // Every face drawn as a pixel artist draws one at this size: a skin ramp of its own colour
+  // and its features from the face mesh. On a b/w or toned photo skin cannot be told from a
+  // white dress by colour: only the face itself takes the skin ramp there.
+  drawFaces(sprite, faceLab, cols, rows, faces, sx, sy, monochrome ? null : person);
+  // The sprite's colours back down to its share of the 16: a monochrome sprite's faces onto
+  // the ramp's steps (by lightness), a colour sprite's most alike colours merged.
+  const cellsOf: number[] = [];
+  for (let i = 0; i < n; i++) if (person[i]) cellsOf.push(i);
+  const packed = new Uint8Array(cellsOf.length * 3);
+  cellsOf.forEach((i, j) => packed.set(sprite.subarray(i * 3, i * 3 + 3), j * 3));
+  if (monochrome) {
+    const packedLab = labOf(packed, cellsOf.length);
+    for (let j = 0; j < cellsOf.length; j++) packedLab[j * 3 + 1] = packedLab[j * 3 + 2] = 0;
+    packed.set(paint(nearestIndices(packedLab, cellsOf.length, match), rgb));
+  } else limitColours(packed, cellsOf.length, SPRITE_COLOURS);
+  cellsOf.forEach((i, j) => sprite.set(packed.subarray(j * 3, j * 3 + 3), i * 3));
 
   const out = Uint8Array.from(sprite);
+  const put = (i: number, c: Uint8Array, j: number) => {
+    out[i * 3] = c[j * 3]!;
+    out[i * 3 + 1] = c[j * 3 + 1]!;
+    out[i * 3 + 2] = c[j * 3 + 2]!;
+  };
   for (let y = 0; y < rows; y++)
     for (let x = 0; x < cols; x++) {
       const i = y * cols + x;
@@ -185,7 +325,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         (x < cols - 1 && person[i + 1]) ||
         (y > 0 && person[i - cols]) ||
         (y < rows - 1 && person[i + cols]);
-      if (touches) out[i] = k;
+      if (touches) put(i, OUTLINE, 0);
       else {
         // Three bands with a one-row checker between them, as 16-bit skies were drawn.
         const t = (y / rows) * 3;
@@ -193,8 +333,8 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         const f = t - band;
         const next = Math.min(2, band + 1);
         const dither = f > 0.88 && band < 2 && (x + y) % 2 === 0;
-        out[i] = k + 1 + (dither ? next : band);
+        put(i, SKY, dither ? next : band);
       }
     }
-  return encodePng(upscaleCells(paint(out, colours), cols, rows, TARGET_LONG_SIDE));
+  return encodePng(upscaleCells(out, cols, rows, TARGET_LONG_SIDE));
 }

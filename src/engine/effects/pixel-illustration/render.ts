@@ -11,13 +11,13 @@ import {
 import { upscaleCells } from "../../shared/pixel-grid";
 import { labOf, oklab, oklabToRgb } from "../../shared/pixel-art";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
-import { drawFaces, faceWidth } from "./face-art";
+import { drawFaces, faceWidth, limitColours } from "../../shared/pixel-face";
 
 /**
  * Pixel Illustration: the photo as 8-bit pixel art. A coarse even grid of cells, each cell
  * one colour of a fixed 32-colour retro palette, blown up with hard nearest-neighbour edges.
  * A photo with faces gets a grid fine enough for its largest face, every face drawn as a pixel
- * artist would (a skin ramp of its own colour, features placed from the face mesh: face-art.ts)
+ * artist would (a skin ramp of its own colour, features placed from the face mesh: shared/pixel-face.ts)
  * and a dark selective outline around the people; still at most 32 colours.
  */
 
@@ -223,52 +223,6 @@ function selOut(out: Uint8Array, alpha: Buffer, cols: number, rows: number): voi
     out[i * 3] = p[0];
     out[i * 3 + 1] = p[1];
     out[i * 3 + 2] = p[2];
-  }
-}
-
-/**
- * At most `max` colours: while there are more, the rarer colour of the two most alike (OKLab,
- * lightness weighted) becomes the other. Deterministic (ties by first appearance).
- */
-export function limitColours(out: Uint8Array, n: number, max: number): void {
-  const keyOf = (i: number) => (out[i * 3]! << 16) | (out[i * 3 + 1]! << 8) | out[i * 3 + 2]!;
-  const counts = new Map<number, number>();
-  for (let i = 0; i < n; i++) counts.set(keyOf(i), (counts.get(keyOf(i)) ?? 0) + 1);
-  if (counts.size <= max) return;
-  const keys = [...counts.keys()];
-  const labs = keys.map((k) => oklab((k >> 16) & 255, (k >> 8) & 255, k & 255));
-  const alive = keys.map(() => true);
-  const target = keys.map((_, j) => j);
-  for (let left = keys.length; left > max; left--) {
-    let bi = -1;
-    let bj = -1;
-    let bd = Infinity;
-    for (let a = 0; a < keys.length; a++) {
-      if (!alive[a]) continue;
-      for (let b = a + 1; b < keys.length; b++) {
-        if (!alive[b]) continue;
-        const d =
-          ((labs[a]![0] - labs[b]![0]) * 1.5) ** 2 +
-          (labs[a]![1] - labs[b]![1]) ** 2 +
-          (labs[a]![2] - labs[b]![2]) ** 2;
-        if (d < bd) {
-          bd = d;
-          bi = a;
-          bj = b;
-        }
-      }
-    }
-    const [keep, drop] = counts.get(keys[bi]!)! >= counts.get(keys[bj]!)! ? [bi, bj] : [bj, bi];
-    alive[drop] = false;
-    counts.set(keys[keep]!, counts.get(keys[keep]!)! + counts.get(keys[drop]!)!);
-    for (let j = 0; j < keys.length; j++) if (target[j] === drop) target[j] = keep;
-  }
-  const index = new Map(keys.map((k, j) => [k, j]));
-  for (let i = 0; i < n; i++) {
-    const k = keys[target[index.get(keyOf(i))!]!]!;
-    out[i * 3] = (k >> 16) & 255;
-    out[i * 3 + 1] = (k >> 8) & 255;
-    out[i * 3 + 2] = k & 255;
   }
 }
 

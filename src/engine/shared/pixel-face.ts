@@ -1,5 +1,5 @@
-import type { Face } from "../../vision/human";
-import { oklab, oklabToRgb } from "../../shared/pixel-art";
+import type { Face } from "../vision/human";
+import { oklab, oklabToRgb } from "./pixel-art";
 
 /**
  * Faces drawn the way a pixel artist draws them: the skin in a ramp of four tones made from the
@@ -425,4 +425,50 @@ export function nearestOf(rgb: readonly number[], choices: readonly (readonly nu
     }
   });
   return best;
+}
+
+/**
+ * At most `max` colours: while there are more, the rarer colour of the two most alike (OKLab,
+ * lightness weighted) becomes the other. Deterministic (ties by first appearance).
+ */
+export function limitColours(out: Uint8Array, n: number, max: number): void {
+  const keyOf = (i: number) => (out[i * 3]! << 16) | (out[i * 3 + 1]! << 8) | out[i * 3 + 2]!;
+  const counts = new Map<number, number>();
+  for (let i = 0; i < n; i++) counts.set(keyOf(i), (counts.get(keyOf(i)) ?? 0) + 1);
+  if (counts.size <= max) return;
+  const keys = [...counts.keys()];
+  const labs = keys.map((k) => oklab((k >> 16) & 255, (k >> 8) & 255, k & 255));
+  const alive = keys.map(() => true);
+  const target = keys.map((_, j) => j);
+  for (let left = keys.length; left > max; left--) {
+    let bi = -1;
+    let bj = -1;
+    let bd = Infinity;
+    for (let a = 0; a < keys.length; a++) {
+      if (!alive[a]) continue;
+      for (let b = a + 1; b < keys.length; b++) {
+        if (!alive[b]) continue;
+        const d =
+          ((labs[a]![0] - labs[b]![0]) * 1.5) ** 2 +
+          (labs[a]![1] - labs[b]![1]) ** 2 +
+          (labs[a]![2] - labs[b]![2]) ** 2;
+        if (d < bd) {
+          bd = d;
+          bi = a;
+          bj = b;
+        }
+      }
+    }
+    const [keep, drop] = counts.get(keys[bi]!)! >= counts.get(keys[bj]!)! ? [bi, bj] : [bj, bi];
+    alive[drop] = false;
+    counts.set(keys[keep]!, counts.get(keys[keep]!)! + counts.get(keys[drop]!)!);
+    for (let j = 0; j < keys.length; j++) if (target[j] === drop) target[j] = keep;
+  }
+  const index = new Map(keys.map((k, j) => [k, j]));
+  for (let i = 0; i < n; i++) {
+    const k = keys[target[index.get(keyOf(i))!]!]!;
+    out[i * 3] = (k >> 16) & 255;
+    out[i * 3 + 1] = (k >> 8) & 255;
+    out[i * 3 + 2] = k & 255;
+  }
 }
