@@ -103,6 +103,9 @@ function ramp(r: Ramp, L: number): [number, number] {
  * blue-black darks and cream lights, the backdrop in a sunset ramp (violet, orange, yellow).
  * The masks are soft, so the colours meet without a seam of their own.
  */
+/** The lightness a print's faces are lifted to (their median), at most 0.25 up. */
+const SKIN_TARGET_L = 0.66;
+
 export function colourPrint(
   lab: Float32Array,
   n: number,
@@ -118,10 +121,36 @@ export function colourPrint(
   };
   const lo = at(0.02);
   const hi = Math.max(lo + 0.1, at(0.985));
+  const mapL = (v: number) => {
+    const t = clamp01((v - lo) / (hi - lo));
+    return 0.1 + 0.84 * (0.55 * smoothstep(0, 1, t) + 0.45 * t);
+  };
+  // Faces in a dark or faded print come out as dark masks beside white dresses: the skin is
+  // lifted toward a lit tan (its median to SKIN_TARGET_L at most), in proportion to how surely
+  // it is skin, so its features keep their contrast.
+  let lift = 0;
+  if (skin) {
+    const sh = new Uint32Array(256);
+    let count = 0;
+    for (let i = 0; i < n; i++)
+      if (skin[i]! >= 128) {
+        sh[Math.round(mapL(lab[i * 3]!) * 255)]!++;
+        count++;
+      }
+    if (count > 200) {
+      let acc = 0;
+      let median = 0;
+      for (let v = 0; v < 256; v++)
+        if ((acc += sh[v]!) >= count / 2) {
+          median = v / 255;
+          break;
+        }
+      lift = Math.max(0, Math.min(0.25, SKIN_TARGET_L - median));
+    }
+  }
   for (let i = 0; i < n; i++) {
-    const t = clamp01((lab[i * 3]! - lo) / (hi - lo));
-    const L = 0.1 + 0.84 * (0.55 * smoothstep(0, 1, t) + 0.45 * t);
     const s = skin ? skin[i]! / 255 : 0;
+    const L = Math.min(0.94, mapL(lab[i * 3]!) + lift * s);
     const p = people ? people[i]! / 255 : 0;
     const [sa, sb] = ramp(SKIN, L);
     const [ga, gb] = ramp(GARMENT, L);
