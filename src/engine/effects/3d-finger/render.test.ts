@@ -5,7 +5,7 @@ import { boxDetail, boxGray } from "../../shared/box-measures";
 import { correlation, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { render } from "./render";
 import { check } from "./rules";
-import { ART, BASE, backdrop, HEIGHT, PALETTES, WIDTH } from "./scene";
+import { ART, BASE, BOX, backdrop, HEIGHT, PALETTES, WIDTH } from "./scene";
 import { mulberry32 } from "../../shared/random";
 
 type Box = [number, number, number, number];
@@ -127,6 +127,27 @@ describe("3d-finger", () => {
     expect(
       furShare(ART.x + 60, ART.y + 100, ART.x + ART.width - 60, ART.y + ART.height - 100),
     ).toBeGreaterThan(0.2);
+  }, 60_000);
+
+  it("makes a figure of the whole object: the red cup with its saucer and spoon stands on the base", async () => {
+    // The detector names only the cup; the old cut kept the coffee inside it.
+    const req = request("3d-finger", await photo("object-coffee.png"));
+    const out = await raw((await render(req)).bytes);
+    const empty = await backdrop(mulberry32(req.seed)() % PALETTES.length);
+    // The figure: above the base's top face, left of the box, what differs from the bare scene.
+    let red = 0;
+    let figure = 0;
+    for (let y = 0; y < BASE.cy - BASE.ry; y++)
+      for (let x = 0; x < BOX.x - 20; x++) {
+        const i = (y * WIDTH + x) * 3;
+        const [r, g, b] = [out.data[i]!, out.data[i + 1]!, out.data[i + 2]!];
+        if (Math.abs(r - empty[i]!) + Math.abs(g - empty[i + 1]!) + Math.abs(b - empty[i + 2]!) <= 60)
+          continue;
+        figure++;
+        if (r > 110 && r > 2 * g && r > 2 * b) red++;
+      }
+    expect(figure).toBeGreaterThan(50_000);
+    expect(red / figure).toBeGreaterThan(0.3);
   }, 60_000);
 
   it("stands a whole group on the base: the figure reaches down to the disc, it does not float as heads", async () => {

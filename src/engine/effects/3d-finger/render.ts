@@ -6,7 +6,8 @@ import type { RenderRequest } from "@/core/ports/renderer";
 import { noFaceError } from "../../shared/face-rules";
 import { CLAY, clayShade } from "../../shared/clay/clay";
 import { bounds, threshold } from "../../shared/mask";
-import { cutOutPeople, cutOutSubject, noSubjectError } from "../../shared/subject";
+import { cutOutPeople, noSubjectError } from "../../shared/subject";
+import { badgeMask, cutOutWholeObject } from "../../shared/whole-object";
 import { repairPrintDamage } from "../../shared/print-damage";
 import { inspect } from "./rules";
 import { faceFeatures, fillTear, isPrint, stretchTones } from "./old-print";
@@ -16,8 +17,8 @@ import { ART, BASE, backdrop, FIGURE_SLOT, HEIGHT, PALETTES, WIDTH, windowSheenS
  * 3D figure ("1/7 scale collectible"): the person is cut out with the person matte, given a
  * smooth painted-plastic finish (flattened colours, glossy highlights), and stood on a
  * glossy black display base on a wooden desk, in front of its retail box, whose window
- * shows the same figure printed as artwork. A pet or an object (no face) is cut out of its
- * detection box with GrabCut; a photo with no clear subject is refused before charging.
+ * shows the same figure printed as artwork. A pet or an object (no face) is cut out whole
+ * around its detection box (a close-up becomes a rounded plaque of the photo); a photo with no clear subject is refused before charging.
  */
 
 /** The figure needs a person in the matte; less than this share of the photo is not one. */
@@ -60,9 +61,12 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         .toBuffer(),
     };
   } else {
-    // A pet or an object: cut out of its detection box.
-    const cut = subject ? await cutOutSubject(src, subject.box) : null;
-    if (!cut) throw noSubjectError();
+    // A pet or an object: the whole object around its detection box (a cup with its saucer
+    // and spoon). A close-up running off the frame has no whole silhouette: the figure is
+    // then a rounded plaque (badge) of the framed photo standing on the base.
+    const whole = subject ? await cutOutWholeObject(src, subject.box) : null;
+    if (!whole) throw noSubjectError();
+    const cut = whole.closeUp ? badgeMask(whole.mask) : whole.mask;
     matte = { alpha: Buffer.from(cut.data.map((v) => (v ? 255 : 0))) };
   }
 

@@ -4,6 +4,8 @@ import { distinctColors, photo, raw, request, type Raw } from "../../shared/test
 import { detectFaces } from "../../vision/human";
 import { render } from "./render";
 import { check } from "./rules";
+import { fillHoles, type Mask } from "../../shared/mask";
+import { largestComponent } from "../../shared/components";
 
 const px = (img: Raw, x: number, y: number) => {
   const i = (y * img.width + x) * 3;
@@ -17,7 +19,7 @@ const isDark = (img: Raw, x: number, y: number) => {
 
 /**
  * One subject cut out on paper: the dark-or-coloured pixels form one piece (at least 90 %
- * of them connected) that stays clear of the edges by a white margin.
+ * of them connected, or enclosed by it) that stays clear of the edges by a white margin.
  */
 function expectCutOut(out: Raw, name: string): void {
   const { width: w, height: h } = out;
@@ -54,7 +56,12 @@ function expectCutOut(out: Raw, name: string): void {
     }
     largest = Math.max(largest, size);
   }
-  expect(largest / total, `${name}: one piece`).toBeGreaterThan(0.9);
+  // One piece: the largest, with what it encloses (a cup's coffee inside its cream rim).
+  const piece = fillHoles({ data: largestComponent(ink, w, h), width: w, height: h });
+  let inPiece = 0;
+  for (let i = 0; i < w * h; i++) if (ink[i] && piece.data[i]) inPiece++;
+  expect(largest, `${name}: a piece`).toBeGreaterThan(0);
+  expect(inPiece / total, `${name}: one piece`).toBeGreaterThan(0.9);
   const margin = Math.round(Math.max(w, h) * 0.02);
   expect(Math.min(x0, y0, w - 1 - x1, h - 1 - y1), `${name}: white margin`).toBeGreaterThanOrEqual(margin);
   for (const [x, y] of [
@@ -106,6 +113,53 @@ function expectSticker(out: Raw, maxShare = 0.08): void {
   }
 }
 
+/** The sticker's subject: the largest piece of non-paper pixels (lightness under 190), holes filled. */
+function subjectPiece(out: Raw): Mask {
+  const { width: w, height: h } = out;
+  const dark = new Uint8Array(w * h);
+  for (let i = 0; i < w * h; i++)
+    dark[i] =
+      0.299 * out.data[i * 3]! + 0.587 * out.data[i * 3 + 1]! + 0.114 * out.data[i * 3 + 2]! < 190 ? 1 : 0;
+  return fillHoles({ data: largestComponent(dark, w, h), width: w, height: h });
+}
+
+/** The mask's area over its convex hull's (1 = convex; a torn fragment is well under). */
+function convexity(mask: Mask): number {
+  const { width, height, data } = mask;
+  const pts: [number, number][] = [];
+  let area = 0;
+  for (let y = 0; y < height; y++) {
+    let l = -1;
+    let r = -1;
+    for (let x = 0; x < width; x++)
+      if (data[y * width + x]) {
+        area++;
+        if (l < 0) l = x;
+        r = x;
+      }
+    if (l >= 0) pts.push([l, y], [r + 1, y], [l, y + 1], [r + 1, y + 1]);
+  }
+  pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o: number[], a: number[], b: number[]) =>
+    (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
+  const half = (list: [number, number][]) => {
+    const hull: [number, number][] = [];
+    for (const p of list) {
+      while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, p) <= 0) hull.pop();
+      hull.push(p);
+    }
+    return hull.slice(0, -1);
+  };
+  const hull = [...half(pts), ...half([...pts].reverse())];
+  let twice = 0;
+  for (let i = 0; i < hull.length; i++) {
+    const [x0, y0] = hull[i]!;
+    const [x1, y1] = hull[(i + 1) % hull.length]!;
+    twice += x0 * y1 - x1 * y0;
+  }
+  return area / (Math.abs(twice) / 2);
+}
+
 describe("stylized-stickers", () => {
   it("cuts the person out onto white with a thick white outline ring and flat colours", async () => {
     const input = await photo("portrait-female-1.jpg", 700);
@@ -128,6 +182,31 @@ describe("stylized-stickers", () => {
       expect(Math.max(out.width, out.height), name).toBeGreaterThanOrEqual(480);
       expectCutOut(out, name);
     }
+  }, 120_000);
+
+  it("keeps the whole object: the red cup, its saucer and spoon, not just the coffee inside", async () => {
+    // The detector names only the cup; the saucer is red like the cup.
+    const out = await raw(
+      (await render(request("stylized-stickers", await photo("object-coffee.png")))).bytes,
+    );
+    const piece = subjectPiece(out);
+    let red = 0;
+    let all = 0;
+    for (let i = 0; i < out.width * out.height; i++) {
+      if (!piece.data[i]) continue;
+      const [r, g, b] = [out.data[i * 3]!, out.data[i * 3 + 1]!, out.data[i * 3 + 2]!];
+      all++;
+      if (r > 110 && r > 2 * g && r > 2 * b) red++;
+    }
+    // The saucer and the cup's side are red: about half the sticker (the coffee alone: a fifth).
+    expect(red / all).toBeGreaterThan(0.4);
+  }, 120_000);
+
+  it("makes a close-up running off the frame (a cat's head) a rounded badge, not a torn fragment", async () => {
+    const out = await raw((await render(request("stylized-stickers", await photo("pet-1-cat.png")))).bytes);
+    expectSticker(out);
+    // The badge is smooth and convex (the torn fragment of the face was 0.87).
+    expect(convexity(subjectPiece(out))).toBeGreaterThan(0.97);
   }, 120_000);
 
   it("makes one sticker of a whole group: every face of the photo is on it, at a usable size", async () => {

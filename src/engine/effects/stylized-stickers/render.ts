@@ -4,7 +4,8 @@ import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { addBlush } from "../../shared/blush";
 import { cartoonise } from "../../shared/cartoon";
-import { cutOutPeople, cutOutSubject, noSubjectError } from "../../shared/subject";
+import { cutOutPeople, noSubjectError } from "../../shared/subject";
+import { badgeMask, cutOutWholeObject } from "../../shared/whole-object";
 import { inspect, WORK_SIDE } from "./rules";
 import {
   bounds,
@@ -18,8 +19,8 @@ import {
 } from "../../shared/mask";
 
 /**
- * Kawaii sticker: the person cut out with the person matte (a pet or an object: cut out
- * of its detection box with GrabCut), cartoonised (flat palette
+ * Kawaii sticker: the person cut out with the person matte (a pet or an object: the whole
+ * object around its detection box, or a rounded badge of a close-up), cartoonised (flat palette
  * colours, soft two-tone shading, thin ink lines, blushing cheeks), a dark contour, a thick
  * white die-cut outline with a faint grey edge, and a light drop shadow, on white.
  */
@@ -57,17 +58,15 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     }
     subject = fillHoles(await smooth(person, Math.max(width, height) * 0.005));
   } else {
-    // A pet or an object: cut out of its detection box.
-    const cut = thing
-      ? await cutOutSubject(src, [
-          thing.box[0] * Math.max(1, grow),
-          thing.box[1] * Math.max(1, grow),
-          thing.box[2] * Math.max(1, grow),
-          thing.box[3] * Math.max(1, grow),
-        ])
+    // A pet or an object: the whole object around its detection box (a cup with its saucer
+    // and spoon). A close-up running off the frame has no whole silhouette: the sticker is
+    // then a rounded badge of the framed photo, not a torn fragment of the animal.
+    const k = Math.max(1, grow);
+    const whole = thing
+      ? await cutOutWholeObject(src, [thing.box[0] * k, thing.box[1] * k, thing.box[2] * k, thing.box[3] * k])
       : null;
-    if (!cut) throw noSubjectError();
-    subject = cut;
+    if (!whole) throw noSubjectError();
+    subject = whole.closeUp ? badgeMask(whole.mask) : whole.mask;
   }
   const box = bounds(subject);
   if (!box) throw faces.length ? new EngineError(NO_FACE, false, "noFace") : noSubjectError();
