@@ -1,6 +1,9 @@
+import { findConcepts, type Concept } from "../../shared/prompt-words";
+
 /**
- * Y2K look parameters from the user's free-text prompt. Colour words and mood words map to
- * hues, a background style and a tone; a hash of the whole prompt jitters hues and layout so
+ * Y2K look parameters from the user's free-text prompt. Colour words and mood words (in any
+ * of the site's 12 languages, read through shared/prompt-words.ts) map to hues, a background
+ * style and a tone; a hash of the whole prompt jitters hues and layout so
  * any two different prompts differ, and picks the hues when no word is recognised.
  */
 
@@ -24,12 +27,11 @@ export interface Look {
   hash: number;
 }
 
-/** Colour words -> hue (degrees). */
-const COLOURS: Readonly<Record<string, number>> = {
+/** Colour concepts -> hue (degrees). */
+const COLOURS: Readonly<Partial<Record<Concept, number>>> = {
   pink: 325,
   magenta: 305,
   fuchsia: 310,
-  rose: 340,
   red: 355,
   cherry: 350,
   coral: 10,
@@ -38,7 +40,6 @@ const COLOURS: Readonly<Record<string, number>> = {
   yellow: 55,
   lemon: 58,
   gold: 45,
-  golden: 45,
   lime: 95,
   green: 135,
   emerald: 145,
@@ -80,71 +81,37 @@ const SPACE: Mood = { hues: [270, 200, 320], tone: "night", sparkle: 2 };
 const GOLD: Mood = { hues: [45, 30, 52], background: "chrome", metalTint: 0.85 };
 const BEACH: Mood = { hues: [185, 45, 330], background: "gradient", tone: "neon" };
 
-/** Mood words -> look changes. */
-const MOODS: Readonly<Record<string, Mood>> = {
+/** Mood, material and setting concepts -> look changes (words: shared/prompt-words.ts). */
+const MOODS: Readonly<Partial<Record<Concept, Mood>>> = {
   dreamy: DREAMY,
-  dream: DREAMY,
   soft: DREAMY,
   cloud: DREAMY,
-  clouds: DREAMY,
   angel: DREAMY,
-  ethereal: DREAMY,
   pastel: PASTEL,
   cute: PASTEL,
-  kawaii: PASTEL,
   candy: PASTEL,
-  bubblegum: PASTEL,
-  sweet: PASTEL,
   cyber: CYBER,
-  cyberpunk: CYBER,
-  matrix: CYBER,
-  tech: CYBER,
-  digital: CYBER,
   futuristic: CYBER,
-  future: CYBER,
-  tron: CYBER,
-  virtual: CYBER,
   sunset: SUNSET,
-  dusk: SUNSET,
-  sunrise: SUNSET,
   night: NIGHT,
-  midnight: NIGHT,
-  dark: NIGHT,
-  club: NIGHT,
-  rave: NIGHT,
+  moon: NIGHT,
   party: NIGHT,
-  disco: NIGHT,
   holographic: HOLO,
-  holo: HOLO,
-  iridescent: HOLO,
   rainbow: HOLO,
-  opal: HOLO,
-  prism: HOLO,
-  prismatic: HOLO,
-  pearl: HOLO,
   chrome: CHROME,
-  metallic: CHROME,
-  metal: CHROME,
-  mirror: CHROME,
-  liquid: CHROME,
   silver: { background: "chrome", metalTint: 0.15 },
   gold: GOLD,
-  golden: GOLD,
-  glitter: GLITTER,
   sparkle: GLITTER,
-  sparkly: GLITTER,
-  bling: GLITTER,
   glam: GLITTER,
-  glamour: GLITTER,
   diamond: GLITTER,
   space: SPACE,
-  galaxy: SPACE,
-  cosmic: SPACE,
-  stars: SPACE,
+  star: SPACE,
   beach: BEACH,
+  sea: BEACH,
   summer: BEACH,
   tropical: BEACH,
-  ocean: BEACH,
+  gradient: { background: "gradient" },
+  neon: { tone: "neon" },
 };
 
 /** The default Y2K palette: hot pink, violet, cyan on chrome. */
@@ -170,7 +137,8 @@ const wrap = (h: number): number => ((h % 360) + 360) % 360;
 export function lookFromPrompt(prompt: string): Look {
   const text = prompt.toLowerCase().normalize("NFKC").trim().slice(0, 500);
   const hash = text ? hashText(text) : 0;
-  const words = text.match(/[a-z]+/g) ?? [];
+  // Concepts in the order they appear, from the prompt's words in any of the site's languages.
+  const concepts = findConcepts(prompt).map((m) => m.concept);
 
   const colourHues: number[] = [];
   let background: BackgroundStyle | undefined;
@@ -180,10 +148,10 @@ export function lookFromPrompt(prompt: string): Look {
   let glow = 1;
   let moodHues: [number, number, number] | undefined;
   let recognised = false;
-  for (const word of words) {
-    const hue = COLOURS[word];
+  for (const concept of concepts) {
+    const hue = COLOURS[concept];
     if (hue !== undefined && !colourHues.includes(hue)) colourHues.push(hue);
-    const mood = MOODS[word];
+    const mood = MOODS[concept];
     if (mood) {
       // The first word of each kind wins: "pastel night" is pastel, "night pastel" is night.
       background ??= mood.background;
