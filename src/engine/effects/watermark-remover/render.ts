@@ -8,6 +8,7 @@ import { unblend, type InkPoint } from "./ink-point";
 import { findOpaqueText } from "./opaque";
 import { ghostGlyphs } from "./ghosts";
 import { findWhiteOverlay, removeWhiteOverlay } from "./overlay";
+import { findTranslucentDark } from "./translucent";
 
 /** Above this opacity an ink patch is inpainted, not un-blended (noise grows as 1/(1 − a)). */
 const MAX_UNBLEND_ALPHA = 0.8;
@@ -54,7 +55,13 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const handled = new Uint8Array(width * height);
   for (let i = 0; i < handled.length; i++)
     if ((overlay.found && overlay.perPixel[i]! > 0) || opaque?.[i]) handled[i] = 1;
-  const inked = await findInkedText(data, width, height, text, handled);
+  let inked = await findInkedText(data, width, height, text, handled);
+  // Translucent dark text the detector does not see (translucent.ts): looked for when nothing
+  // else was found (a photo with a mark found above has its mark; this costs a second or two).
+  if (!overlay.found && !opaque && !inked) {
+    const dark = await findTranslucentDark(data, width, height, null);
+    if (dark) inked = { inpaint: new Uint8Array(width * height), unblend: [dark] };
+  }
   if (!overlay.found && !opaque && !inked)
     throw new EngineError("No watermark or overlaid text was found in this image.", false, "noWatermark");
   if (opaque) {
