@@ -35,3 +35,45 @@ export function largestComponent(mask: Uint8Array, w: number, h: number): Uint8A
   if (best) for (let i = 0; i < w * h; i++) out[i] = labels[i] === best ? 1 : 0;
   return out;
 }
+
+/**
+ * Each 8-connected piece of a mask, in scan order of its first pixel: `visit` gets the piece's
+ * pixel indices (a reused array: copy what must outlive the call) and may clear them in the
+ * mask (pieces are disjoint, so that changes no other piece).
+ */
+export function forEachPiece8(
+  mask: Uint8Array,
+  w: number,
+  h: number,
+  visit: (piece: number[]) => void,
+): void {
+  const seen = new Uint8Array(w * h);
+  const stack: number[] = [];
+  const piece: number[] = [];
+  for (let s = 0; s < w * h; s++) {
+    if (!mask[s] || seen[s]) continue;
+    piece.length = 0;
+    seen[s] = 1;
+    stack.push(s);
+    while (stack.length) {
+      const p = stack.pop()!;
+      piece.push(p);
+      const x = p % w;
+      const y = (p - x) / w;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= h) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= w) continue;
+          const q = yy * w + xx;
+          if (mask[q] && !seen[q]) {
+            seen[q] = 1;
+            stack.push(q);
+          }
+        }
+      }
+    }
+    visit(piece);
+  }
+}

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- opencv.js ships loose types */
-import { largestComponent } from "./components";
+import { forEachPiece8, largestComponent } from "./components";
 import type { RawImage } from "./image-io";
 import sharp from "sharp";
 import { fillHoles, type Mask } from "./mask";
@@ -693,38 +693,12 @@ function budgetAroundSilhouette(
 ): void {
   const near = densityMap(o.rim, w, h, o.gap);
   for (let i = 0; i < lines.length; i++) if (lines[i] && near[i]! > 0) lines[i] = 0;
-  const seen = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const piece: number[] = [];
-  for (let s = 0; s < w * h; s++) {
-    if (!lines[s] || seen[s]) continue;
-    piece.length = 0;
-    seen[s] = 1;
-    stack.push(s);
+  forEachPiece8(lines, w, h, (piece) => {
     let outside = 0;
-    while (stack.length) {
-      const p = stack.pop()!;
-      piece.push(p);
-      if (!o.inside[p]) outside++;
-      const x = p % w;
-      const y = (p - x) / w;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const q = yy * w + xx;
-          if (lines[q] && !seen[q]) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-      }
-    }
+    for (const p of piece) if (!o.inside[p]) outside++;
     if (piece.length < (outside > piece.length / 2 ? o.minOutside : o.minInside))
       for (const p of piece) lines[p] = 0;
-  }
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { components } from "./components";
+import { components, forEachPiece8 } from "./components";
 import type { RawImage } from "./image-io";
 import { textProbability } from "../vision/text-detector";
 
@@ -90,38 +90,14 @@ export function dropMarks(
   subject: Uint8Array | null = null,
 ): void {
   for (let i = 0; i < lines.length; i++) if (marks.text[i]) lines[i] = 0;
-  const seen = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const piece: number[] = [];
-  for (let s = 0; s < w * h; s++) {
-    if (!lines[s] || seen[s]) continue;
-    piece.length = 0;
-    seen[s] = 1;
-    stack.push(s);
+  forEachPiece8(lines, w, h, (piece) => {
     let outside = 0;
     let onSubject = 0;
-    while (stack.length) {
-      const p = stack.pop()!;
-      piece.push(p);
+    for (const p of piece) {
       if (!marks.near[p]) outside++;
       if (subject && subject[p]! >= 128) onSubject++;
-      const x = p % w;
-      const y = (p - x) / w;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= h) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= w) continue;
-          const q = yy * w + xx;
-          if (lines[q] && !seen[q]) {
-            seen[q] = 1;
-            stack.push(q);
-          }
-        }
-      }
     }
     if (outside < NEAR_SHARE_OUT * piece.length && onSubject <= piece.length / 2)
       for (const p of piece) lines[p] = 0;
-  }
+  });
 }
