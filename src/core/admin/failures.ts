@@ -37,6 +37,7 @@ export const REFUSED_INPUT_CODES = [
   "chestCovered",
   "changeNotVisible",
   "hairOverFace",
+  "hairTouchesOther",
   "needTwoFaces",
   "needTwoPhotos",
   "noShoulders",

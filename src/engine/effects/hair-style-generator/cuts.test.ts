@@ -32,4 +32,25 @@ describe("hair-style-generator cuts", () => {
     expect(top).toBeLessThan(-0.2);
     expect(bottom).toBeGreaterThan(1.3);
   });
+
+  it("gives every cut a soft edge: no straight cut-off where the coverage jumps", () => {
+    // Before, the pixie's side fringe was an ellipse cut off at two fixed columns: a
+    // skin-coloured rectangular notch in the forehead of cell 1 of every grid. A soft edge
+    // changes little over a step of 0.002 head units (under a pixel); a cut-off jumps.
+    // (Sampled every 0.005: a straight cut-off runs along many of those rows or columns.)
+    const step = 0.002;
+    for (const cut of CUTS) {
+      let worst = 0;
+      for (let Y = -1.2; Y < 2.4; Y += 0.005)
+        for (let X = -1.4; X < 1.4; X += 0.005) {
+          const a = cut.shape(X, Y, () => 0.5);
+          worst = Math.max(
+            worst,
+            Math.abs(cut.shape(X + step, Y, () => 0.5) - a),
+            Math.abs(cut.shape(X, Y + step, () => 0.5) - a),
+          );
+        }
+      expect(worst, cut.name).toBeLessThan(0.4);
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import type { HairRegion } from "../../shared/hair/hair-region";
+import { hairZone, type HairRegion } from "../../shared/hair/hair-region";
 import { hash2, valueNoise } from "../../shared/noise";
 import { blurred, shielded } from "../../shared/hair/skin-guard";
 import { nearHair } from "../../shared/hair/uncover";
@@ -67,13 +67,15 @@ export const CUTS: Cut[] = [
     texture: "strands",
     fringe: true,
     parting: -0.2,
-    shape: (X, Y, n) =>
-      Math.max(
-        cap(X, Y, 1.04),
-        Y < 0.2 && X < 0.1 && X > -0.45
-          ? ellipse(X, Y, -0.15, 0.05, 0.35, 0.16) * (0.7 + 0.3 * n(X * 12, 1))
-          : 0,
-      ),
+    // The fringe sweeps across the forehead: its lower edge slants from low on one side to
+    // the hairline on the other, raggedly (an ellipse cut off by straight limits left a
+    // skin-coloured rectangular notch in the forehead).
+    shape: (X, Y, n) => {
+      const edge = 0.17 - 0.14 * (X + 0.45) + (n(X * 14, 1) - 0.5) * 0.04;
+      const fringe =
+        ellipse(X, Y, 0, 0.3, 0.62 * 1.04, 0.66 * 1.04) * (1 - smooth(edge - 0.03, edge + 0.03, Y));
+      return Math.max(cap(X, Y, 1.04), fringe);
+    },
   },
   {
     name: "long straight",
@@ -205,6 +207,8 @@ export function applyCut(scene: Scene, cut: Cut, plate: Buffer): Buffer {
   // the old cut stays; the guarded skin is never touched.
   for (let i = 0; i < alpha.length; i++) {
     // (A lock in front of the face goes up to the skin beside it: the plate there is that skin.)
+    // (Someone else beside the head, or the shoulders, stays exactly as it was: shared/hair/others.ts.)
+    if (hair.others.mask[i]) continue;
     const old =
       Math.max(Math.min(1, masks.oldHair[i]! * 4) * (1 - masks.shield[i]!), masks.lock[i]!) * (1 - alpha[i]!);
     if (old <= 0.003) continue;
@@ -279,7 +283,7 @@ function guardMasks(scene: Scene): GuardMasks {
   const { width, height } = scene.src;
   const cached = guardCache.get(hair);
   if (cached) return cached;
-  const { fw, chin } = hair.head;
+  const { fw, fh, chin } = hair.head;
   const r = Math.max(1, Math.round(fw * 0.012));
   // The old hair, plus what of the person lies close to sure hair above the jaw line
   // (strands in shadow or against the light escape the colour test), never the guard.
@@ -287,10 +291,19 @@ function guardMasks(scene: Scene): GuardMasks {
   const old = Float32Array.from(hair.alpha);
   // A lock in front of the face or neck goes too (the bare head shows the skin behind it).
   for (let i = 0; i < old.length; i++) if (hair.lock[i]) old[i] = 1;
-  for (let y = 0; y < Math.min(height, Math.round(chin)); y++)
+  // (Inside the round zone of this head's hair down to about the jaw: a straight line at the
+  // jaw made the bottom of a box.) Someone else beside the head is never part of it.
+  for (let y = 0; y < Math.min(height, Math.round(chin + fh * 0.1)); y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      if (near[i] && matte[i]! > 8 && !hair.guard[i]) old[i] = Math.max(old[i]!, 0.5);
+      if (
+        near[i] &&
+        matte[i]! > 8 &&
+        !hair.guard[i] &&
+        !hair.others.mask[i] &&
+        hairZone(hair.head, x, y, true) > 0.5
+      )
+        old[i] = Math.max(old[i]!, 0.5);
     }
   // New hair is not painted over the face below the brows, where a lock was included.
   const noPaint = Uint8Array.from(hair.guard);

@@ -5,6 +5,7 @@ import { detectFaces } from "../../vision/human";
 import { mirroredPortrait, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { skinChanged } from "../../shared/hair/skin-check";
 import { render, tileBox } from "./render";
+import { check } from "./rules";
 
 /** Runs of rows (or columns) whose pixels are all one flat colour: the grid's gutters. */
 function gutters(img: Raw, axis: "rows" | "cols"): Array<[number, number]> {
@@ -215,6 +216,21 @@ describe("hair-style-generator", () => {
     expect(err).toBeInstanceOf(EngineError);
     expect(err.code).toBe("hairOverFace");
   }, 60_000);
+
+  it.each(["old-bw-1-migrant-mother-1936.jpg", "old-toned-1-sepia-migrant-mother.jpg"])(
+    "refuses, before charging, someone else's head against the hair (%s)",
+    async (name) => {
+      // Her children lean on her shoulders, faces turned away: one face, three heads. Before,
+      // every tile painted a flat box over her hair whose sides cut through both children.
+      const req = request("hair-style-generator", await photo(name));
+      for (const step of [check, render] as const) {
+        const err = (await step(req).catch((e: unknown) => e)) as EngineError;
+        expect(err).toBeInstanceOf(EngineError);
+        expect(err.code).toBe("hairTouchesOther");
+      }
+    },
+    60_000,
+  );
 
   it("refuses a photo without a face and a photo with several, clearly", async () => {
     const refusal = async (bytes: Buffer) =>

@@ -6,6 +6,7 @@ import { inspect } from "../../shared/hair/rules";
 import { applyCut, CUTS } from "./cuts";
 import { backgroundPlate, hairLuma, type Rgb, type Scene } from "./variations";
 import { requireFaceUncovered } from "../../shared/hair/uncover";
+import { requireHairApart } from "../../shared/hair/others";
 
 /**
  * Hair Style Generator: one portrait, nine hairstyles in an even 3 x 3 grid of square
@@ -60,6 +61,7 @@ export async function prepare(req: RenderRequest): Promise<Scene> {
   );
   const matte = await personMatte(tile);
   const hair = hairRegion(tile, placed(face, left, top, k), matte.alpha);
+  requireHairApart(hair.others);
   requireFaceUncovered(hair);
   return { src: tile, matte: matte.alpha, hair, luma: hairLuma(tile, hair), seed: req.seed };
 }

@@ -4,6 +4,7 @@ import { valueNoise } from "../../shared/noise";
 import { inspect } from "./rules";
 import { capMask } from "./cap";
 import { barePlate } from "../../shared/hair/uncover";
+import { hairZone } from "../../shared/hair/hair-region";
 import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
 
 /**
@@ -19,7 +20,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const { src, matte: alpha, hair } = await inspect(req);
   const { width, height } = src;
   const matte = { alpha };
-  const { cx, eyes, brows, chin, fw, fh } = hair.head;
+  const { cx, eyes, brows, fw, fh } = hair.head;
   const cap = capMask(hair.head, hair.half, width, height, req.seed);
 
   // Hair outside the cap goes: what the hair region holds, a lock in front of the face or
@@ -46,14 +47,21 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         lockCut[i] = 1;
         continue;
       }
-      // Skin-coloured only counts next to the face (ears); further out it is sky in the fringe.
-      const ear = hair.skin[i] && dx < (hair.half[y] ?? 0) + fw * 0.15 && y > eyes - fh * 0.15 && y < chin;
-      if (hair.guard[i] || ear) {
+      // Skin-coloured only counts next to the face: the ears, in an ellipse beside the oval
+      // from the brows to below the nose (a rounded zone: row and column limits bit a
+      // rectangle out of the ear's top and rim); further out it is sky in the fringe.
+      const out = Math.max(0, dx - (hair.half[y] ?? 0));
+      const ear = hair.skin[i] && (out / (fw * 0.22)) ** 2 + ((y - eyes - fh * 0.1) / (fh * 0.32)) ** 2 < 1;
+      // Someone else beside the head (or the shoulders) is never cut (shared/hair/others.ts).
+      if (hair.guard[i] || ear || hair.others.mask[i]) {
         keep[i] = 1;
         continue;
       }
       if (cap[i]! > 0.5) continue;
-      if (hair.alpha[i]! > 0.2 || (m > 0.03 && nearHair[i] && y < chin - fh * 0.1)) cut[i] = 1;
+      // (Next to the hair: inside the round zone of this head's hair, down to about the jaw;
+      // before, a straight line at the jaw and the hair zone's straight sides made a box.)
+      if (hair.alpha[i]! > 0.2 || (m > 0.03 && nearHair[i] && hairZone(hair.head, x, y, true) > 0.5))
+        cut[i] = 1;
     }
   // What shows where hair goes: the bare head (background, the cheek or neck behind a lock).
   // The background is continued from everything kept that is off the person (close to the
@@ -70,13 +78,17 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const lockSoft = blurred(dilate(lockCut, width, height, 2), width, height, Math.round(fw * 0.01) + 1);
   // The face, neck and skin joined to them (a hand at the mouth) stay exactly as they were.
   const shield = shielded(hair.guard, width, height, Math.round(fw * 0.012) + 1);
+  // So does anyone else beside the head, exactly: not even the feathered cut's rim reaches them.
+  const theirs = hair.others.mask;
   const out = Buffer.from(src.data);
   const centreY = eyes + fh * 0.1;
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
       // (A lock goes up to the skin beside it: the bare head there is that skin, continued.)
-      const c = Math.max(keep[i] ? 0 : soft[i]! * (1 - cap[i]!) * (1 - shield[i]!), lockSoft[i]!);
+      const c = theirs[i]
+        ? 0
+        : Math.max(keep[i] ? 0 : soft[i]! * (1 - cap[i]!) * (1 - shield[i]!), lockSoft[i]!);
       if (c > 0)
         for (let ch = 0; ch < 3; ch++)
           out[i * 3 + ch] = Math.round(out[i * 3 + ch]! * (1 - c) + plate[i * 3 + ch]! * c);

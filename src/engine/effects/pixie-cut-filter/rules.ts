@@ -6,6 +6,7 @@ import { inspect as inspectHead } from "../../shared/hair/rules";
 import { requireBareHead } from "../../shared/hair/headwear";
 import { hairRegion, type HairRegion } from "../../shared/hair/hair-region";
 import { requireFaceUncovered } from "../../shared/hair/uncover";
+import { requireHairApart } from "../../shared/hair/others";
 
 /**
  * One face whose hair is restyled: the shared hair rules (`check` on the local engine,
@@ -24,6 +25,8 @@ export async function inspect(
   requireBareHead(src, face, matte);
   // Hair over most of the face: the skin behind it would have to be invented (`hairOverFace`).
   const hair = hairRegion(src, face, matte);
+  // Someone else's head or hair against this hair (`hairTouchesOther`, shared/hair/others.ts).
+  requireHairApart(hair.others);
   requireFaceUncovered(hair);
   return { src, face, matte, hair };
 }

@@ -1,7 +1,8 @@
 import type { RawImage } from "../image-io";
 import type { Face } from "../../vision/human";
 import { components } from "../components";
-import { blurred, dilate, flood } from "./skin-guard";
+import { dilate, flood } from "./skin-guard";
+import { otherPeople, type Others } from "./others";
 
 /**
  * Where the hair is: the person matte, minus the face oval from the mesh, near the head,
@@ -109,6 +110,11 @@ export interface HairRegion {
   lock: Uint8Array;
   /** 0/1 eyes, brows, nostrils and lips (never hair, never filled from). */
   features: Uint8Array;
+  /**
+   * Lumps of the person beside the head that are neither this hair nor its skin (another
+   * person's head, the shoulders): never changed (others.ts).
+   */
+  others: Others;
 }
 
 /**
@@ -331,7 +337,8 @@ export function hairRegion(src: RawImage, face: Face, matte: Buffer): HairRegion
       own[i] = Math.max(own[i]!, matte[i]! / 255);
     }
   }
-  return { alpha: own, oval, skin: skinlike, guard, half, head, lock, features };
+  const others = otherPeople(matte, own, lock, guard, skinlike, head, width, height);
+  return { alpha: own, oval, skin: skinlike, guard, half, head, lock, features, others };
 }
 
 /**
@@ -520,10 +527,11 @@ function ownHair(
     }
   }
   // Hair spreading sideways from those columns (volume, locks over the shoulders), as long as
-  // it stays joined to them, fading out smoothly (never a straight cut through someone
-  // else's hair beside the head).
-  const reach = blurred(run, width, height, Math.round(fw * 0.08));
-  for (let i = 0; i < reach.length; i++) reach[i] = Math.min(1, reach[i]! * 3);
+  // it stays joined to them and inside the head's hair zone (a round zone: before, the
+  // columns' blurred edge cut straight down through a child's head beside its mother's).
+  const reach = new Float32Array(alpha.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) reach[y * width + x] = hairZone(head, x, y);
   for (let i = 0; i < sure.length; i++) if (reach[i]! < 0.02) sure[i] = 0;
   const { labels, count } = components(sure, width, height);
   const mine = new Uint8Array(count + 1);
@@ -536,6 +544,23 @@ function ownHair(
   for (let i = 0; i < alpha.length; i++)
     out[i] = near[i] && (kept[i] || alpha[i]! <= 0.12) ? alpha[i]! * reach[i]! : 0;
   return out;
+}
+
+/**
+ * 0..1: inside the zone where this head's own hair can be, from the mesh: an ellipse centred
+ * on the chin, reaching 0.88 face widths to each side at the eyes and 0.95 at the chin, 0.9
+ * face heights above the forehead and 1.8 below the chin (long hair), so narrowing as the
+ * hair falls; it fades out over its outer 15 % (a curve everywhere, never a straight cut).
+ * With `jaw`, the zone the hair effects clear next to the hair: centred on the eyes, 1.05
+ * face widths across and ending at the chin, so it reaches about the jaw beside the face.
+ */
+export function hairZone(head: HeadGeometry, x: number, y: number, jaw = false): number {
+  const { cx, top, eyes, chin, fw, fh } = head;
+  const centre = jaw ? eyes : chin;
+  const dy = y - centre;
+  const ry = dy < 0 ? centre - (top - fh * 0.9) : jaw ? chin - eyes : fh * 1.8;
+  const r = Math.hypot((x - cx) / (fw * (jaw ? 1.05 : 0.95)), dy / Math.max(1, ry));
+  return 1 - smoothstep(0.85, 1, r);
 }
 
 /**

@@ -26,6 +26,7 @@ function head(cover: (x: number, y: number) => boolean): HairRegion {
     head: { cx: 50, top: 20, eyes: 40, brows: 35, chin: 80, fw: 60, fh: 60, oval: [] },
     lock,
     features: none,
+    others: { mask: none, contact: 0 },
   };
 }
 
