@@ -232,6 +232,31 @@ describe("hair-style-generator", () => {
     60_000,
   );
 
+  it.each(["portrait-female-4-hopper-navy.jpg", "watermark-6-mono-proof-portrait.jpg"])(
+    "refuses, before charging, a cap over the hairline (%s), as the pixie cut does",
+    async (name) => {
+      // Before, every tile painted the cap's crown out as a blue smear with its badge above the cut.
+      const req = request("hair-style-generator", await photo(name));
+      for (const step of [check, render] as const) {
+        const err = (await step(req).catch((e: unknown) => e)) as EngineError;
+        expect(err).toBeInstanceOf(EngineError);
+        expect(err.code).toBe("headwear");
+      }
+    },
+    60_000,
+  );
+
+  it("lets every bare-headed portrait of the scoring set through the headwear check", async () => {
+    for (const name of [
+      "portrait-male-1.jpg",
+      "portrait-male-2.jpg",
+      "portrait-female-3-nasa.png",
+      "child-2-girl-1860s-crop.jpg",
+      "watermark-3-logo-corner.jpg",
+    ])
+      await expect(check(request("hair-style-generator", await photo(name))), name).resolves.toBeUndefined();
+  }, 120_000);
+
   it("refuses a photo without a face and a photo with several, clearly", async () => {
     const refusal = async (bytes: Buffer) =>
       (await render(request("hair-style-generator", bytes)).catch((e) => e)) as EngineError;

@@ -6,6 +6,7 @@ import { inspect } from "../../shared/hair/rules";
 import { applyCut, CUTS } from "./cuts";
 import { backgroundPlate, hairLuma, type Rgb, type Scene } from "./variations";
 import { requireFaceUncovered } from "../../shared/hair/uncover";
+import { requireBareHead } from "../../shared/hair/headwear";
 import { requireHairApart } from "../../shared/hair/others";
 
 /**
@@ -60,7 +61,11 @@ export async function prepare(req: RenderRequest): Promise<Scene> {
     img.extract({ left, top, width: side, height: side }).resize(TILE, TILE, { kernel: "lanczos3" }),
   );
   const matte = await personMatte(tile);
-  const hair = hairRegion(tile, placed(face, left, top, k), matte.alpha);
+  const onTile = placed(face, left, top, k);
+  // A cap or hat over the hairline (as the pixie cut): its crown would be painted out as hair,
+  // a smear with the cap's badge floating above every new cut.
+  requireBareHead(tile, onTile, matte.alpha);
+  const hair = hairRegion(tile, onTile, matte.alpha);
   requireHairApart(hair.others);
   requireFaceUncovered(hair);
   return { src: tile, matte: matte.alpha, hair, luma: hairLuma(tile, hair), seed: req.seed };
