@@ -3,7 +3,9 @@
  * BENCH_RUNS runs (default 5) on a 1 MP, a 2 MP and a 4 MP photo, the first render apart
  * (it loads the models: once per worker in production), and the peak RSS. Each
  * effect runs in its own child process, so peaks do not mix. Effect ids as arguments limit
- * the run to those effects.
+ * the run to those effects. BENCH_PHOTO (a fixture's file name, e.g. portrait-female-1.jpg)
+ * starts every effect from that photo, fitted: the face path of effects that also take
+ * landscapes (GTA, stickers, the pixel styles), which the meadow does not exercise.
  */
 import { fork } from "node:child_process";
 import fs from "node:fs";
@@ -15,6 +17,7 @@ import { LOCAL_INPUT_CHECKS } from "@/engine/effects/local";
 import { LocalProvider } from "@/engine/providers/local/local-provider";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PHOTO = process.env.BENCH_PHOTO;
 const ROOT = path.resolve(__dirname, "..");
 const SIZES = [
   { label: "1 MP", w: 1333, h: 750 },
@@ -40,7 +43,10 @@ const PORTRAIT = ["portrait-female-1.jpg"];
 async function child(effectId: string) {
   const provider = new LocalProvider();
   const effect = EFFECTS.find((e) => e.id === effectId)!;
-  const names = BASE[effectId] ?? (LOCAL_INPUT_CHECKS[effectId] ? PORTRAIT : BASE.default!);
+  const names = PHOTO
+    ? [PHOTO]
+    : (BASE[effectId] ?? (LOCAL_INPUT_CHECKS[effectId] ? PORTRAIT : BASE.default!));
+  const fitted = Boolean(PHOTO) || Boolean(LOCAL_INPUT_CHECKS[effectId]);
   const photos = names.map((n) => fs.readFileSync(path.join(ROOT, "tests/fixtures/photos", n)));
   const options = operatorOptions(effect);
   const result: Record<string, number> = {};
@@ -59,7 +65,7 @@ async function child(effectId: string) {
       photos.map((p) =>
         sharp(p)
           .resize(size.w, size.h, {
-            fit: LOCAL_INPUT_CHECKS[effectId] ? "contain" : "fill",
+            fit: fitted ? "contain" : "fill",
             background: "#808080",
           })
           .jpeg({ quality: 90 })
@@ -99,7 +105,9 @@ async function main() {
   const ids = EFFECTS.filter((e) => provider.supports(e.id) && (!only.length || only.includes(e.id))).map(
     (e) => e.id,
   );
-  console.log(`bench:engine on ${os.cpus().length} cores, ${RUNS} runs per size, one process per effect`);
+  console.log(
+    `bench:engine on ${os.cpus().length} cores, ${RUNS} runs per size, one process per effect${PHOTO ? `, every effect from ${PHOTO}` : ""}`,
+  );
   console.log(
     "\n| effect | first render ms (model load) | 1 MP median ms | 2 MP median ms | 4 MP median ms | peak RSS MB |\n|---|---:|---:|---:|---:|---:|",
   );
