@@ -1,4 +1,4 @@
-import type { Face } from "../vision/human";
+import type { Face, RgbPixels } from "../vision/human";
 import { oklab, oklabToRgb } from "./pixel-art";
 
 /**
@@ -105,6 +105,242 @@ function polygonCells(poly: Pt[], cols: number, rows: number): number[] {
   return out;
 }
 
+/** A face's glasses found in the photo: each lens's rim (mesh pixels), the bridge, the frame's colour. */
+export interface Glasses {
+  rims: Pt[][];
+  bridge: [Pt, Pt];
+  /** The frame's colour in the photo (OKLab) and whether it is darker than the skin beside it. */
+  lab: Lab;
+  dark: boolean;
+}
+
+/** Points sampled round a lens's rim. */
+const RIM_SAMPLES = 48;
+/** How much darker (or brighter) than the skin either side a frame is, at least (OKLab lightness). */
+const FRAME_CONTRAST = 0.05;
+/** Share of the rims (their tops left out) that must be such a line (each at least 0.1 less). */
+const MIN_RIM_COVER = 0.8;
+/** The bridge across the nose is a clearer line than that (no face without glasses has one). */
+const MIN_BRIDGE_CONTRAST = 0.08;
+
+/** OKLab lightness of a photo's pixels inside a box (row-major, `w` x `h`, from `x0`, `y0`). */
+function lightnessOf(photo: RgbPixels, x0: number, y0: number, w: number, h: number): Float32Array {
+  const L = new Float32Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const i = ((y0 + y) * photo.width + x0 + x) * 3;
+      L[y * w + x] = oklab(photo.data[i]!, photo.data[i + 1]!, photo.data[i + 2]!)[0];
+    }
+  return L;
+}
+
+/** A square max (or min) filter of radius `k`, separable. */
+function rankFilter(src: Float32Array, w: number, h: number, k: number, max: boolean): Float32Array {
+  const pick = max ? Math.max : Math.min;
+  const tmp = new Float32Array(w * h);
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let v = src[y * w + x]!;
+      for (let j = Math.max(0, x - k); j <= Math.min(w - 1, x + k); j++) v = pick(v, src[y * w + j]!);
+      tmp[y * w + x] = v;
+    }
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let v = tmp[y * w + x]!;
+      for (let j = Math.max(0, y - k); j <= Math.min(h - 1, y + k); j++) v = pick(v, tmp[j * w + x]!);
+      out[y * w + x] = v;
+    }
+  return out;
+}
+
+/**
+ * Thin lines in a lightness map: how much darker each pixel is than a closing of radius `k`
+ * (black-hat: lines and dots narrower than 2k+1), and how much brighter than an opening (top-hat).
+ */
+function thinLines(
+  L: Float32Array,
+  w: number,
+  h: number,
+  k: number,
+): { dark: Float32Array; bright: Float32Array } {
+  const closed = rankFilter(rankFilter(L, w, h, k, true), w, h, k, false);
+  const opened = rankFilter(rankFilter(L, w, h, k, false), w, h, k, true);
+  const dark = new Float32Array(w * h);
+  const bright = new Float32Array(w * h);
+  for (let i = 0; i < w * h; i++) {
+    dark[i] = closed[i]! - L[i]!;
+    bright[i] = L[i]! - opened[i]!;
+  }
+  return { dark, bright };
+}
+
+/**
+ * Glasses on a face, read from the photo (the mesh's own pixels): a thin line darker (or
+ * brighter: a metal or clear frame) than the skin either side, running round each eye beyond
+ * its lids as a closed rim (a rounded rectangle or oval, wider than the eye, fitted to the
+ * line), below the eye and at its sides too, where a face without glasses has smooth cheek and
+ * temple (a brow or an eye bag alone is no rim), and a bridge across the nose between the
+ * rims. On a face too small for a frame to be a pixel wide nothing is found.
+ */
+export function findGlasses(f: Face, photo: RgbPixels): Glasses | null {
+  const M = (i: number): Pt => [f.mesh[i]![0], f.mesh[i]![1]];
+  const eyes = EYES.map((e) => {
+    const poly = [M(e.outer), ...e.upper.map(M), M(e.inner), ...[...e.lower].reverse().map(M)];
+    const c: Pt = [
+      poly.reduce((s, p) => s + p[0], 0) / poly.length,
+      poly.reduce((s, p) => s + p[1], 0) / poly.length,
+    ];
+    return { poly, c };
+  });
+  const hx = eyes[1]!.c[0] - eyes[0]!.c[0];
+  const hy = eyes[1]!.c[1] - eyes[0]!.c[1];
+  const gap = Math.hypot(hx, hy);
+  const h: Pt = [hx / gap, hy / gap]; // across the face, from its first eye to its second
+  const v: Pt = [-h[1], h[0]]; // down the face
+  // Each eye's extent in the face's frame (half width, heights above and below its centre).
+  const ext = eyes.map(({ poly, c }) => {
+    const us = poly.map(([x, y]) => (x - c[0]) * h[0] + (y - c[1]) * h[1]);
+    const vs = poly.map(([x, y]) => (x - c[0]) * v[0] + (y - c[1]) * v[1]);
+    return { hw: (Math.max(...us) - Math.min(...us)) / 2, up: -Math.min(...vs), down: Math.max(...vs) };
+  });
+  const a = Math.max(ext[0]!.hw, ext[1]!.hw);
+  if (Math.min(ext[0]!.hw, ext[1]!.hw) < 9 || gap < 2.2 * a) return null; // a frame under a pixel; a profile
+  const x0 = Math.max(0, Math.floor(Math.min(eyes[0]!.c[0], eyes[1]!.c[0]) - 2.8 * a));
+  const y0 = Math.max(0, Math.floor(Math.min(eyes[0]!.c[1], eyes[1]!.c[1]) - 2.8 * a));
+  const x1 = Math.min(photo.width, Math.ceil(Math.max(eyes[0]!.c[0], eyes[1]!.c[0]) + 2.8 * a));
+  const y1 = Math.min(photo.height, Math.ceil(Math.max(eyes[0]!.c[1], eyes[1]!.c[1]) + 2.8 * a));
+  const w = x1 - x0;
+  const hh = y1 - y0;
+  if (w < 8 || hh < 8) return null;
+  const L = lightnessOf(photo, x0, y0, w, hh);
+  const k = Math.max(2, Math.round(0.22 * a));
+  const maps = thinLines(L, w, hh, k);
+  const sample = (m: Float32Array, x: number, y: number): number => {
+    const px = Math.round(x - x0);
+    const py = Math.round(y - y0);
+    return px < 0 || py < 0 || px >= w || py >= hh ? 0 : m[py * w + px]!;
+  };
+  const band = Math.max(1.5, 0.12 * a); // how far off the fitted shape the line may run
+
+  /** The best rim round one eye in one map: its shape and how much of it (beyond the top) is line. */
+  const fitRim = (side: number, m: Float32Array) => {
+    const { c } = eyes[side]!;
+    const e = ext[side]!;
+    const out = side === 0 ? -1 : 1; // the direction of h away from the nose
+    let best = { cover: 0, strength: 0, rim: [] as Pt[], hit: [] as boolean[] };
+    for (let du = -0.3; du <= 0.31; du += 0.15)
+      for (let dv = -0.3; dv <= 0.31; dv += 0.15)
+        for (let rx = 1.3; rx <= 2.21; rx += 0.15)
+          for (let ry = 0.7; ry <= 1.51; ry += 0.1) {
+            const cu = du * a * out;
+            const cv = dv * a;
+            // The rim clears the eye's lids and corners.
+            // (Lenses are wider than the eye, and reach well below it: a rim hugging the lids
+            // would follow their lashes and creases instead.)
+            if (rx * a - Math.abs(cu) < e.hw + 0.3 * a) continue;
+            if (ry * a + cv < e.down + 0.35 * a || ry * a - cv < e.up + 0.2 * a) continue;
+            if (rx * a - cu * out > gap * 0.5) continue; // would cross the nose's middle
+            let n = 0;
+            let hits = 0;
+            let sum = 0;
+            const rim: Pt[] = [];
+            const hit: boolean[] = [];
+            for (let s = 0; s < RIM_SAMPLES; s++) {
+              const t = (2 * Math.PI * s) / RIM_SAMPLES;
+              const ct = Math.cos(t);
+              const st = Math.sin(t);
+              // A rounded rectangle: a superellipse of exponent 4.
+              const u = cu + rx * a * Math.sign(ct) * Math.abs(ct) ** 0.5;
+              const vv = cv + ry * a * Math.sign(st) * Math.abs(st) ** 0.5;
+              const px = c[0] + u * h[0] + vv * v[0];
+              const py = c[1] + u * h[1] + vv * v[1];
+              // The strongest line within the band across the rim (towards/away from the centre).
+              const rl = Math.hypot(u - cu, vv - cv) || 1;
+              const nu = (u - cu) / rl;
+              const nv = (vv - cv) / rl;
+              let bestV = 0;
+              let bx = px;
+              let by = py;
+              for (let o = -band; o <= band; o += 0.5) {
+                const qx = px + o * (nu * h[0] + nv * v[0]);
+                const qy = py + o * (nu * h[1] + nv * v[1]);
+                const val = sample(m, qx, qy);
+                if (val > bestV) {
+                  bestV = val;
+                  bx = qx;
+                  by = qy;
+                }
+              }
+              rim.push([bx, by]);
+              hit.push(bestV >= FRAME_CONTRAST);
+              if (st < -0.5) continue; // the top: brows run there with or without glasses
+              n++;
+              sum += Math.min(bestV, 0.2);
+              if (bestV >= FRAME_CONTRAST) hits++;
+            }
+            const cover = hits / n;
+            if (cover > best.cover + 1e-9 || (Math.abs(cover - best.cover) < 1e-9 && sum / n > best.strength))
+              best = { cover, strength: sum / n, rim, hit };
+          }
+    return best;
+  };
+  let bestPair: { fits: ReturnType<typeof fitRim>[]; dark: boolean } | null = null;
+  let bestCover = 0;
+  for (const dark of [true, false]) {
+    const m = dark ? maps.dark : maps.bright;
+    const fits = [fitRim(0, m), fitRim(1, m)];
+    // Both rims mostly line (one may be cut by a glint or a lens's hard corner more than the other).
+    const cover =
+      Math.min(fits[0]!.cover, fits[1]!.cover) < MIN_RIM_COVER - 0.1
+        ? 0
+        : (fits[0]!.cover + fits[1]!.cover) / 2;
+    if (cover > bestCover) {
+      bestCover = cover;
+      bestPair = { fits, dark };
+    }
+  }
+  if (!bestPair) return null;
+  const m = bestPair.dark ? maps.dark : maps.bright;
+  // The bridge: a line across the nose's middle, from the brows' level down to the eyes'.
+  const mid: Pt = [(eyes[0]!.c[0] + eyes[1]!.c[0]) / 2, (eyes[0]!.c[1] + eyes[1]!.c[1]) / 2];
+  let bridge = { v: 0, at: mid };
+  for (let r = -1.5 * a; r <= 0.3 * a; r += 0.5) {
+    const q: Pt = [mid[0] + v[0] * r, mid[1] + v[1] * r];
+    // a line runs across: its neighbours a little to each side are line too
+    const val = Math.min(
+      sample(m, q[0], q[1]),
+      sample(m, q[0] - h[0] * 0.15 * a, q[1] - h[1] * 0.15 * a),
+      sample(m, q[0] + h[0] * 0.15 * a, q[1] + h[1] * 0.15 * a),
+    );
+    if (val > bridge.v) bridge = { v: val, at: q };
+  }
+  if (bridge.v < MIN_BRIDGE_CONTRAST || bestCover < MIN_RIM_COVER) return null;
+  const rims = bestPair.fits.map((q) => q.rim);
+  const labs = bestPair.fits.flatMap((q) =>
+    q.rim
+      .filter((_, s) => q.hit[s])
+      .map(([x, y]) => {
+        const i = (Math.round(y) * photo.width + Math.round(x)) * 3;
+        return oklab(photo.data[i]!, photo.data[i + 1]!, photo.data[i + 2]!);
+      }),
+  );
+  const lab: Lab = [
+    median(labs.map((l) => l[0])),
+    median(labs.map((l) => l[1])),
+    median(labs.map((l) => l[2])),
+  ];
+  return {
+    rims,
+    bridge: [nearestTo(rims[0]!, bridge.at), nearestTo(rims[1]!, bridge.at)],
+    lab,
+    dark: bestPair.dark,
+  };
+}
+
+const nearestTo = (rim: Pt[], p: Pt): Pt =>
+  rim.reduce((b, q) => (Math.hypot(q[0] - p[0], q[1] - p[1]) < Math.hypot(b[0] - p[0], b[1] - p[1]) ? q : b));
+
 const median = (v: number[]): number => {
   const s = [...v].sort((a, b) => a - b);
   return s.length ? s[Math.floor((s.length - 1) / 2)]! : 0;
@@ -116,10 +352,14 @@ const quantile = (v: number[], q: number): number => {
 const clampL = (l: number) => Math.max(0.04, Math.min(0.97, l));
 const rgbOf = ([L, A, B]: Lab): [number, number, number] => oklabToRgb(clampL(L), A, B);
 
+/** The mark `drawFaces` leaves on a cell painted with a face's skin ramp (features: 1). */
+export const SKIN = 2;
+
 /**
  * Draws every face onto `out` (cols x rows RGB cells, already mapped to the palette). `lab` is
  * the photo's colour per cell (OKLab, before the palette); `sx`, `sy` map mesh pixels to cells.
- * Returns the cells drawn (skin or feature).
+ * Returns the cells drawn: `SKIN` for the skin ramp's (as drawn, before features went over
+ * some), 1 for the features'.
  */
 export function drawFaces(
   out: Uint8Array,
@@ -130,6 +370,7 @@ export function drawFaces(
   sx: number,
   sy: number,
   person: Uint8Array | null,
+  photo: RgbPixels | null = null,
 ): Uint8Array {
   const drawn = new Uint8Array(cols * rows);
   const ovals = new Uint8Array(cols * rows);
@@ -140,7 +381,7 @@ export function drawFaces(
       rows,
     ))
       ovals[i] = 1;
-  for (const f of faces) drawFace(out, lab, cols, rows, f, sx, sy, drawn, person, ovals);
+  for (const f of faces) drawFace(out, lab, cols, rows, f, sx, sy, drawn, person, ovals, photo);
   return drawn;
 }
 
@@ -155,6 +396,7 @@ function drawFace(
   drawn: Uint8Array,
   person: Uint8Array | null,
   ovals: Uint8Array,
+  photo: RgbPixels | null,
 ): void {
   const P = (i: number): Pt => [f.mesh[i]![0] * sx, f.mesh[i]![1] * sy];
   const faceW = faceWidth(f) * sx;
@@ -206,13 +448,16 @@ function drawFace(
       }
   }
 
-  // Four tones, hue-shifted as pixel artists shade: redder, deeper shadows; warmer lights.
+  // Four tones, hue-shifted as pixel artists shade: redder, deeper shadows; warmer lights. On a
+  // b/w or toned print (a grey face) the ramp is drawn no lighter than a lit face's mid-tone: a
+  // daguerreotype's pale (or lifted) face would otherwise go near white, its eyes black holes.
   const chroma = chromaM;
+  const Ld = chroma < MONO_FACE_CHROMA ? Math.min(Lm, MONO_FACE_MAX_L) : Lm;
   const ramp: Lab[] = [
-    [Lm - 0.2, am * 0.95 + 0.02, bm * 0.8 - 0.01],
-    [Lm - 0.1, am + 0.012, bm * 0.95 - 0.004],
-    [Lm, am * 1.06, bm * 1.06],
-    [Lm + 0.09, am * 0.85, bm * 0.9 + (chroma > 0.02 ? 0.012 : 0.004)],
+    [Ld - 0.2, am * 0.95 + 0.02, bm * 0.8 - 0.01],
+    [Ld - 0.1, am + 0.012, bm * 0.95 - 0.004],
+    [Ld, am * 1.06, bm * 1.06],
+    [Ld + 0.09, am * 0.85, bm * 0.9 + (chroma > 0.02 ? 0.012 : 0.004)],
   ];
   const rampRgb = ramp.map(rgbOf);
   const skinL = skin.map((i) => lab[i * 3]!);
@@ -262,12 +507,18 @@ function drawFace(
     drawn[i] = 1;
   };
   for (const [i, t] of cleaned) paint(i, rampRgb[t]!);
+  for (const i of cleaned.keys()) drawn[i] = SKIN;
 
   // Feature colours, from the face's own colour.
-  const dark = rgbOf([Math.min(0.24, Lm - 0.36), am * 0.5 + 0.01, bm * 0.4 - 0.012]);
-  const white = rgbOf([Math.min(0.93, Math.max(Lm + 0.1, 0.8)), am * 0.15, bm * 0.15 - 0.006]);
-  const lipLine = rgbOf([Math.min(Lm - 0.22, 0.5), am + 0.05, bm * 0.6]);
-  const lipTone = rgbOf([Lm - 0.07, am + 0.035, bm * 0.95]);
+  // (On a grey print's face a little less than black: black eye blocks stare out of a pale face.)
+  const dark = rgbOf([
+    chroma < MONO_FACE_CHROMA ? Ld - 0.42 : Math.min(0.24, Ld - 0.36),
+    am * 0.5 + 0.01,
+    bm * 0.4 - 0.012,
+  ]);
+  const white = rgbOf([Math.min(0.93, Math.max(Ld + 0.1, 0.8)), am * 0.15, bm * 0.15 - 0.006]);
+  const lipLine = rgbOf([Math.min(Ld - 0.22, 0.5), am + 0.05, bm * 0.6]);
+  const lipTone = rgbOf([Ld - 0.07, am + 0.035, bm * 0.95]);
   // Brows: the photo's brow colour, kept clearly darker than the skin.
   const browCells = browPolys.flatMap((p) => polygonCells(p, cols, rows));
   const browLab: Lab =
@@ -277,8 +528,8 @@ function drawFace(
           median(browCells.map((i) => lab[i * 3 + 1]!)),
           median(browCells.map((i) => lab[i * 3 + 2]!)),
         ]
-      : [Lm - 0.3, am, bm];
-  const brow = rgbOf([Math.min(browLab[0], Lm - 0.24), browLab[1], browLab[2]]);
+      : [Ld - 0.3, am, bm];
+  const brow = rgbOf([Math.min(browLab[0], Ld - 0.24), browLab[1], browLab[2]]);
 
   /** Share of skin cells around a feature (its box grown by one cell, the feature itself left out). */
   const skinAround = (poly: Pt[]): number => {
@@ -409,7 +660,46 @@ function drawFace(
     const lineCellsMouth = lineCells(small ? line.slice(2, -2) : line, cols, rows);
     for (const i of lineCellsMouth) paint(i, lipLine);
   }
+
+  // Glasses: a one-cell frame along each rim found in the photo, the bridge across the nose and
+  // the arms towards the ears (over skin only), dark (or pale, for a metal or clear frame that
+  // is brighter than the skin); never over the eyes themselves.
+  const glasses = photo && faceW >= GLASSES_MIN_FACE_CELLS ? findGlasses(f, photo) : null;
+  if (glasses) {
+    // In the eyes' own colours (a new colour would cost the picture one of its few slots: the
+    // palette's merge then recolours skin elsewhere).
+    const frame = glasses.dark ? dark : white;
+    const eyeCells = new Set<number>();
+    for (const poly of eyePolys) {
+      for (const i of polygonCells(poly, cols, rows)) eyeCells.add(i);
+      for (const i of lineCells([poly[0]!, ...poly.slice(1, EYES[0]!.upper.length + 2)], cols, rows))
+        eyeCells.add(i);
+    }
+    const C = ([x, y]: Pt): Pt => [x * sx, y * sy];
+    const cells = new Set<number>();
+    for (const rim of glasses.rims)
+      for (const i of lineCells([...rim, rim[0]!].map(C), cols, rows)) cells.add(i);
+    for (const i of lineCells(glasses.bridge.map(C), cols, rows)) cells.add(i);
+    // The arms: from each rim's outermost point out to the side of the face, level with it.
+    glasses.rims.forEach((rim, k) => {
+      const side = P(k === 0 ? 234 : 454);
+      const c = C(
+        rim.reduce((b, q) => (Math.abs(q[0] * sx - side[0]) < Math.abs(b[0] * sx - side[0]) ? q : b)),
+      );
+      for (const i of lineCells([c, [side[0], c[1]]], cols, rows))
+        if (skinSet.has(i) || cleaned.has(i)) cells.add(i);
+    });
+    for (const i of cells) if (!eyeCells.has(i)) paint(i, frame);
+  }
 }
+
+/** A face greyer than this (OKLab chroma of its median) is a b/w or toned print's... */
+const MONO_FACE_CHROMA = 0.03;
+/** ...and its ramp's mid-tone is at most this light. */
+const MONO_FACE_MAX_L = 0.72;
+
+/** Faces narrower than this (cells) get no glasses drawn: the frame would cover the face. */
+const GLASSES_MIN_FACE_CELLS = 14;
 
 /** Nearest colour to `rgb` among `choices` (RGB triples), in OKLab with lightness weighted. */
 export function nearestOf(rgb: readonly number[], choices: readonly (readonly number[])[]): number {
@@ -429,9 +719,11 @@ export function nearestOf(rgb: readonly number[], choices: readonly (readonly nu
 
 /**
  * At most `max` colours: while there are more, the rarer colour of the two most alike (OKLab,
- * lightness weighted) becomes the other. Deterministic (ties by first appearance).
+ * lightness weighted) becomes the other; a colour of a face's skin ramp (a cell `SKIN` in
+ * `skin`, as `drawFaces` returns) is kept over one that is not. Deterministic (ties by first
+ * appearance).
  */
-export function limitColours(out: Uint8Array, n: number, max: number): void {
+export function limitColours(out: Uint8Array, n: number, max: number, skin?: Uint8Array): void {
   const keyOf = (i: number) => (out[i * 3]! << 16) | (out[i * 3 + 1]! << 8) | out[i * 3 + 2]!;
   const counts = new Map<number, number>();
   for (let i = 0; i < n; i++) counts.set(keyOf(i), (counts.get(keyOf(i)) ?? 0) + 1);
@@ -439,6 +731,9 @@ export function limitColours(out: Uint8Array, n: number, max: number): void {
   const keys = [...counts.keys()];
   const labs = keys.map((k) => oklab((k >> 16) & 255, (k >> 8) & 255, k & 255));
   const alive = keys.map(() => true);
+  const skinKeys = new Set<number>();
+  if (skin) for (let i = 0; i < n; i++) if (skin[i] === SKIN) skinKeys.add(keyOf(i));
+  const isSkin = keys.map((k) => skinKeys.has(k));
   const target = keys.map((_, j) => j);
   for (let left = keys.length; left > max; left--) {
     let bi = -1;
@@ -459,7 +754,17 @@ export function limitColours(out: Uint8Array, n: number, max: number): void {
         }
       }
     }
-    const [keep, drop] = counts.get(keys[bi]!)! >= counts.get(keys[bj]!)! ? [bi, bj] : [bj, bi];
+    // A skin ramp's colour is kept over a feature's (a frame or lip line drawn over the ramp
+    // must not turn the ramp's cells into its colour); otherwise the commoner colour is kept.
+    const [keep, drop] =
+      isSkin[bi] !== isSkin[bj]
+        ? isSkin[bi]
+          ? [bi, bj]
+          : [bj, bi]
+        : counts.get(keys[bi]!)! >= counts.get(keys[bj]!)!
+          ? [bi, bj]
+          : [bj, bi];
+    isSkin[keep] = isSkin[keep]! || isSkin[drop]!;
     alive[drop] = false;
     counts.set(keys[keep]!, counts.get(keys[keep]!)! + counts.get(keys[drop]!)!);
     for (let j = 0; j < keys.length; j++) if (target[j] === drop) target[j] = keep;

@@ -295,7 +295,11 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // Every face drawn as a pixel artist draws one at this size: a skin ramp of its own colour
   // and its features from the face mesh. On a b/w or toned photo skin cannot be told from a
   // white dress by colour: only the face itself takes the skin ramp there.
-  drawFaces(sprite, faceLab, cols, rows, faces, sx, sy, monochrome ? null : person);
+  const drawn = drawFaces(sprite, faceLab, cols, rows, faces, sx, sy, monochrome ? null : person, {
+    data: big.data as Buffer,
+    width: big.width,
+    height: big.height,
+  });
   // The sprite's colours back down to its share of the 16: a monochrome sprite's faces onto
   // the ramp's steps (by lightness), a colour sprite's most alike colours merged.
   const cellsOf: number[] = [];
@@ -306,7 +310,13 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     const packedLab = labOf(packed, cellsOf.length);
     for (let j = 0; j < cellsOf.length; j++) packedLab[j * 3 + 1] = packedLab[j * 3 + 2] = 0;
     packed.set(paint(nearestIndices(packedLab, cellsOf.length, match), rgb));
-  } else limitColours(packed, cellsOf.length, SPRITE_COLOURS);
+  } else
+    limitColours(
+      packed,
+      cellsOf.length,
+      SPRITE_COLOURS,
+      Uint8Array.from(cellsOf, (i) => drawn[i]!),
+    );
   cellsOf.forEach((i, j) => sprite.set(packed.subarray(j * 3, j * 3 + 3), i * 3));
 
   const out = Uint8Array.from(sprite);

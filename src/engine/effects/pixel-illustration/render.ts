@@ -153,7 +153,7 @@ async function renderWithFaces(work: RawImage, faces: Face[]): Promise<EffectOut
   const cells = await transformRaw(work, lift(cols, rows));
   const out = toPalette(cells.data, n);
   const person = await personCells(work, cols, rows);
-  drawFaces(
+  const drawn = drawFaces(
     out,
     labOf(cells.data, n),
     cols,
@@ -162,9 +162,10 @@ async function renderWithFaces(work: RawImage, faces: Face[]): Promise<EffectOut
     cols / work.width,
     rows / work.height,
     person?.mask ?? null,
+    { data: work.data as Buffer, width: work.width, height: work.height },
   );
   if (person) selOut(out, person.alpha, cols, rows);
-  limitColours(out, n, MAX_COLOURS);
+  limitColours(out, n, MAX_COLOURS, drawn);
   return encodePng(upscaleCells(out, cols, rows, TARGET_LONG_SIDE));
 }
 
