@@ -6,7 +6,8 @@ import { headGeometry, polygonMask } from "../../shared/hair/hair-region";
 import { opencv } from "../../shared/opencv";
 import { chromaSpread, PRINT_CHROMA, repairPrintDamage } from "../../shared/print-damage";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { detectFaces, type Face } from "../../vision/human";
+import { detectFaces, personMatte, type Face } from "../../vision/human";
+import type { Mask } from "../../shared/mask";
 import { cutOutPeople } from "../../shared/subject";
 import { celShade, colourPrint, gradeColour, toOklab } from "./tone";
 
@@ -57,7 +58,10 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   );
   const print = chromaSpread(src.data) < PRINT_CHROMA;
   const clean = print ? ((await repairPrintDamage(src, features)) ?? src) : src;
-  const people = faces.length ? await cutOutPeople(clean, faces) : null;
+  const cut = faces.length ? await cutOutPeople(clean, faces) : null;
+  // On a print the people take the garment colours: only where the person model agrees too
+  // (the cut-out's body prior can keep a box of lawn beside a bent figure, painted as denim).
+  const people = cut && print ? await withinPersonMatte(clean, cut) : cut;
   const { full: smooth, small, sw, sh } = await smoothForms(clean);
   const lab = toOklab(smooth, n);
   const side = Math.max(width, height);
@@ -118,6 +122,19 @@ async function blurredLightness(lab: Float32Array, width: number, height: number
     .raw()
     .toBuffer();
   return Float32Array.from(out, (v) => v / 255);
+}
+
+/** The cut-out's pixels that the person model also calls person (its matte grown a little). */
+async function withinPersonMatte(src: RawImage, cut: Mask): Promise<Mask> {
+  const { width, height } = src;
+  const matte = (await personMatte(src)).alpha;
+  const grown = await sharp(Buffer.from(matte), { raw: { width, height, channels: 1 } })
+    .blur(Math.max(1, Math.max(width, height) / 200))
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const data = Uint8Array.from(cut.data, (v, i) => (v && grown[i]! >= 48 ? v : 0));
+  return { ...cut, data };
 }
 
 /**
