@@ -4,7 +4,9 @@ import { distinctColors, photo, raw, request, type Raw } from "../../shared/test
 import { detectFaces } from "../../vision/human";
 import { render } from "./render";
 import { check } from "./rules";
-import { fillHoles, type Mask } from "../../shared/mask";
+import { fillHoles, fillPolygon, type Mask } from "../../shared/mask";
+import { boxMask, featureBoxes } from "../../shared/face-features";
+import { earZones, OVAL } from "./person-art";
 import { largestComponent } from "../../shared/components";
 
 const px = (img: Raw, x: number, y: number) => {
@@ -220,6 +222,67 @@ describe("stylized-stickers", () => {
     expectCutOut(out, "group");
     const { faces: onSticker } = await detectFaces(bytes);
     expect(onSticker.length).toBe(inPhoto.length);
+  }, 120_000);
+
+  it("draws a face's skin in a few flat tones of its own colour, not posterised bands", async () => {
+    const bytes = (await render(request("stylized-stickers", await photo("portrait-female-1.jpg")))).bytes;
+    const out = await raw(bytes);
+    const { faces } = await detectFaces(bytes);
+    expect(faces.length).toBe(1);
+    const face = faces[0]!;
+    // The face's inner part (its oval shrunk to 80 %), without the features and the cheeks' blush.
+    const [cx, cy] = face.mesh[1]!;
+    const oval: Mask = { data: new Uint8Array(out.width * out.height), width: out.width, height: out.height };
+    fillPolygon(
+      oval,
+      OVAL.map((k): [number, number] => [
+        cx + (face.mesh[k]![0] - cx) * 0.8,
+        cy + (face.mesh[k]![1] - cy) * 0.8,
+      ]),
+    );
+    const features = boxMask(featureBoxes(face), out.width, out.height, 1);
+    const fw = Math.hypot(face.mesh[454]![0] - face.mesh[234]![0], face.mesh[454]![1] - face.mesh[234]![1]);
+    const cheeks = [
+      [50, 205],
+      [280, 425],
+    ].map(([a, b]) => [
+      (face.mesh[a!]![0] + face.mesh[b!]![0]) / 2,
+      (face.mesh[a!]![1] + face.mesh[b!]![1]) / 2,
+    ]);
+    const counts = new Map<number, number>();
+    let total = 0;
+    for (let y = 0; y < out.height; y++)
+      for (let x = 0; x < out.width; x++) {
+        const i = y * out.width + x;
+        if (!oval.data[i] || features[i]) continue;
+        if (cheeks.some(([bx, by]) => Math.hypot((x - bx!) / 0.17, (y - by!) / 0.11) < fw)) continue;
+        const key = (out.data[i * 3]! << 16) | (out.data[i * 3 + 1]! << 8) | out.data[i * 3 + 2]!;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+        total++;
+      }
+    const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1]);
+    // Three tones cover most of the skin (the posterised render: 62 %, in many small bands).
+    const three = ranked.slice(0, 3).reduce((sum, [, c]) => sum + c, 0);
+    expect(three / total).toBeGreaterThan(0.8);
+    // ... and the main one is a skin colour (warm: red over green over blue).
+    const main = ranked[0]![0];
+    const [r, g, b] = [main >> 16, (main >> 8) & 255, main & 255];
+    expect(r).toBeGreaterThan(g);
+    expect(g).toBeGreaterThan(b);
+  }, 120_000);
+
+  it("keeps both ears when the person matte cuts one away", async () => {
+    // The selfie matte cuts this man's ear on the left of the picture away.
+    const bytes = (await render(request("stylized-stickers", await photo("portrait-male-1.jpg")))).bytes;
+    const out = await raw(bytes);
+    const { faces } = await detectFaces(bytes);
+    expect(faces.length).toBe(1);
+    for (const [x, y] of earZones(faces[0]!)) {
+      // The ear is on the sticker: not the white outline or the paper.
+      expect(isWhite(out, Math.round(x), Math.round(y)), `ear at ${Math.round(x)},${Math.round(y)}`).toBe(
+        false,
+      );
+    }
   }, 120_000);
 
   it("refuses, before charging, a photo without a clear subject", async () => {

@@ -2,11 +2,11 @@ import sharp from "sharp";
 import { personMatte } from "../../vision/human";
 import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-io";
 import { EngineError, type RenderRequest } from "@/core/ports/renderer";
-import { addBlush } from "../../shared/blush";
 import { cartoonise } from "../../shared/cartoon";
 import { cutOutPeople, noSubjectError } from "../../shared/subject";
 import { badgeMask, cutOutWholeObject } from "../../shared/whole-object";
 import { inspect, WORK_SIDE } from "./rules";
+import { drawPeople, withEars } from "./person-art";
 import {
   bounds,
   distanceOutside,
@@ -56,6 +56,8 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
       const centres = faces.map((f): [number, number] => [f.box[0] + f.box[2] / 2, f.box[1] + f.box[3] / 2]);
       person = keepComponents(threshold(matte.alpha, width, height), centres);
     }
+    // The face and its ears are whole, whatever the matte cut (an ear at the matte's edge).
+    person = await withEars(src, faces, person);
     subject = fillHoles(await smooth(person, Math.max(width, height) * 0.005));
   } else {
     // A pet or an object: the whole object around its detection box (a cup with its saucer
@@ -98,9 +100,9 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     ink: INK,
     inkStep: 55,
   });
-  for (const face of faces)
-    if (Math.abs(face.rotation.yaw) < 0.6)
-      addBlush(cartoon, face, { dx: -box.x0, dy: -box.y0, scale: 1 }, (i) => cropMask.data[i] === 1);
+  // People: skin in soft tones of its own colour, features and blush drawn from the face mesh.
+  if (faces.length)
+    await drawPeople({ photo: crop, cartoon, mask: cropMask, faces, offset: [-box.x0, -box.y0] });
 
   // The subject's shape on the canvas, its distance field outside, and its rim for the contour.
   const shape: Mask = { data: new Uint8Array(W * H), width: W, height: H };
