@@ -5,7 +5,7 @@ import { featureBoxes } from "../../shared/face-features";
 import { headGeometry, polygonMask } from "../../shared/hair/hair-region";
 import { uniform } from "../../shared/random";
 import { distinctColors, meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
-import { detectFaces } from "../../vision/human";
+import { detectFaces, personMatte } from "../../vision/human";
 import { INK, POSTER_COLOURS, render } from "./render";
 import { chromaSpread } from "../../shared/print-damage";
 
@@ -313,6 +313,26 @@ describe("gta-style-filter (game poster)", () => {
       for (const [key, c] of counts)
         if (c > area * 0.1) expect((key >> 16) - (key & 255), name).toBeGreaterThan(30);
     }
+  }, 60_000);
+
+  it("paints the garment colours only on the people of a print, never a box of the ground beside them", async () => {
+    // The cameraman bends over his tripod: the cut-out's body prior once kept a hard-edged box
+    // of lawn under his camera, painted denim blue like his coat.
+    const input = await photo("person-1-cameraman-bw.jpg");
+    const src = await raw(input);
+    const out = await raw((await render(request("gta-style-filter", input))).bytes);
+    const matte = (await personMatte(src)).alpha;
+    let ground = 0;
+    let blue = 0;
+    for (let y = Math.round(src.height * 0.55); y < src.height; y++)
+      for (let x = 0; x < src.width; x++) {
+        const i = y * src.width + x;
+        if (matte[i]! > 16 || isInk(out, i)) continue;
+        ground++;
+        if (out.data[i * 3 + 2]! > out.data[i * 3]!) blue++;
+      }
+    expect(ground).toBeGreaterThan(5_000);
+    expect(blue / ground, `${blue} of ${ground}`).toBeLessThan(0.03);
   }, 60_000);
 
   it("colours an old black-and-white print in a warm graded palette: warm skin, a coloured backdrop", async () => {
