@@ -10,5 +10,5 @@ export const effect = defineEffect({
   title: "Coloring Page",
   tags: ["kids", "printable", "line art"],
   category: "art",
-  exampleInputs: [["pet-1-cat.png"], ["object-coffee.png"], ["portrait-female-1.jpg"]],
+  exampleInputs: [["portrait-female-1.jpg"], ["object-coffee.png"], ["pet-1-cat.png"]],
 });

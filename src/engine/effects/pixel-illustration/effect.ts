@@ -10,5 +10,5 @@ export const effect = defineEffect({
   title: "Pixel Illustration",
   tags: ["pixel art", "8-bit", "retro"],
   category: "art",
-  exampleInputs: [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["landscape-1-meadow-cc0.jpg"]],
+  exampleInputs: [["portrait-female-1.jpg"], ["pet-1-cat.png"], ["object-coffee.png"]],
 });

@@ -10,5 +10,6 @@ export const effect = defineEffect({
   title: "Pixie Cut Filter",
   tags: ["hair", "people"],
   category: "people",
-  exampleInputs: [["portrait-female-1.jpg"], ["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
+  // The men of the fixtures already wear short hair: their pairs showed no visible change.
+  exampleInputs: [["portrait-female-3-nasa.png"]],
 });
