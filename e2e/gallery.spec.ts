@@ -35,6 +35,15 @@ test("the example gallery compares before and after, with previous, next and dot
   await expect(handle).not.toHaveAttribute("aria-valuenow", value!);
 });
 
+test("a gallery of one example offers nothing to page through", async ({ page }) => {
+  // The pixie cut shows one pair (the fixtures' men already wear short hair).
+  await page.goto("/nano-banana-lora/pixie-cut-filter");
+  const gallery = page.locator("section[aria-labelledby=examples-heading]");
+  await expect(gallery.getByRole("img", { name: /example 1: Before/ })).toHaveCount(1);
+  await expect(gallery.getByRole("button", { name: "Next" })).toHaveCount(0);
+  await expect(gallery.getByRole("button", { name: /Show example/ })).toHaveCount(0);
+});
+
 for (const [locale, before, after] of [
   ["en", "Before", "After"],
   ["ar", "قبل", "بعد"],

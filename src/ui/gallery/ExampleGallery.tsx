@@ -58,7 +58,8 @@ export function ExampleGallery({
               {t("after")}
             </span>
           </div>
-          <div className="mt-3 flex items-center justify-center gap-3">
+          {/* One pair: nothing to page through. */}
+          <div className={count > 1 ? "mt-3 flex items-center justify-center gap-3" : "hidden"}>
             <button
               type="button"
               className="rounded-full border border-zinc-300 px-3 py-1 text-sm dark:border-zinc-700"
