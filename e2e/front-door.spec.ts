@@ -83,6 +83,12 @@ test("the list filters by category and by a search over translated titles and de
   await expect(cards).toHaveCount(22);
   await expect(count).toHaveText("22 effects");
   await expect(count).toHaveAttribute("aria-live", "polite");
+  // The later cards' pictures come once the page has loaded: the last card's too.
+  const last = cards.last().locator("img").first();
+  await last.scrollIntoViewIfNeeded();
+  await expect
+    .poll(() => last.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0))
+    .toBe(true);
 
   await page.getByTestId("category-restore").click();
   await expect(page.getByTestId("category-restore")).toHaveAttribute("aria-current", "page");

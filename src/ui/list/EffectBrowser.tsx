@@ -1,11 +1,14 @@
 "use client";
 import { useLocale, useTranslations } from "next-intl";
-import { useDeferredValue, useId, useMemo, useState } from "react";
+import { useDeferredValue, useEffect, useId, useMemo, useState } from "react";
 import { EFFECT_CATEGORIES, type EffectCategory } from "@/core/effect-definition";
 import { Link } from "@/i18n/navigation";
 import { EffectCard } from "./EffectCard";
 import type { ListEffect } from "./card-data";
 import { matchesQuery } from "./search";
+
+/** Cards whose pictures load with the page (a phone's first screen, a desktop's first row). */
+const FIRST_PICTURES = 6;
 
 /**
  * The list page's effects with a search box (translated title and description) and
@@ -25,6 +28,22 @@ export function EffectBrowser({
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
   const searchId = useId();
+  // The first cards' pictures load with the page; the others only once it has loaded. Lazy
+  // loading alone fetches every card within a screen or two of the viewport at once: on a
+  // phone on a slow line, 40 pictures (about 350 kB) sharing the line with the first card's.
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    let idle = 0;
+    const go = () => {
+      idle = window.setTimeout(() => setSettled(true), 200);
+    };
+    if (document.readyState === "complete") go();
+    else window.addEventListener("load", go, { once: true });
+    return () => {
+      window.removeEventListener("load", go);
+      window.clearTimeout(idle);
+    };
+  }, []);
   const shown = useMemo(
     () =>
       effects.filter((e) => (!category || e.category === category) && matchesQuery(e, deferredQuery, locale)),
@@ -101,7 +120,7 @@ export function EffectBrowser({
         <ul className="mt-3 grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4 xl:grid-cols-5">
           {shown.map((e, i) => (
             <li key={e.id}>
-              <EffectCard effect={e} eager={i < 2} />
+              <EffectCard effect={e} eager={i < 2} pictureLater={!settled && i >= FIRST_PICTURES} />
             </li>
           ))}
         </ul>

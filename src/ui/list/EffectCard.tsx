@@ -22,10 +22,20 @@ export const CARD_SIZES =
  * start edge; hovering or focusing the card reveals the whole original (pure CSS, so it costs
  * no JavaScript). Both images fill a square box: nothing moves when they load or swap.
  */
-export function EffectCard({ effect, eager }: { effect: CardEffect; eager?: boolean }) {
+export function EffectCard({
+  effect,
+  eager,
+  pictureLater,
+}: {
+  effect: CardEffect;
+  eager?: boolean;
+  /** Its pictures are not asked for yet (the list's later cards, until the page has loaded). */
+  pictureLater?: boolean;
+}) {
   const t = useTranslations("common");
   const tf = useTranslations("front");
-  const pair = effect.before && effect.after ? { before: effect.before, after: effect.after } : null;
+  const hasPair = Boolean(effect.before && effect.after);
+  const pair = hasPair && !pictureLater ? { before: effect.before!, after: effect.after! } : null;
   const loading = eager ? "eager" : "lazy";
   // Above the fold the example files (640 px WebP, 10-40 kB) are served as they are: a cold
   // image optimizer would otherwise delay the largest paint. Below it they are resized.
@@ -82,7 +92,7 @@ export function EffectCard({ effect, eager }: { effect: CardEffect; eager?: bool
               {tf("card.after")}
             </span>
           </>
-        ) : (
+        ) : hasPair ? null : (
           <span aria-hidden className="absolute inset-0 grid place-items-center text-4xl text-violet-400">
             ✦
           </span>
@@ -102,7 +112,7 @@ export function EffectCard({ effect, eager }: { effect: CardEffect; eager?: bool
       </div>
       <p className="px-3 py-2 text-sm font-medium">
         {effect.title}
-        {pair ? <span className="sr-only"> ({tf("card.pairHint")})</span> : null}
+        {hasPair ? <span className="sr-only"> ({tf("card.pairHint")})</span> : null}
       </p>
     </Link>
   );
