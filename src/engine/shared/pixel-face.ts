@@ -1,5 +1,14 @@
 import type { Face, RgbPixels } from "../vision/human";
 import { oklab, oklabToRgb } from "./pixel-art";
+import {
+  MESH_BROWS,
+  MESH_EYES,
+  MESH_LIP_LOWER_INNER,
+  MESH_LIPS_OUTER,
+  MESH_MOUTH_LINE,
+  MESH_NOSE_BOTTOM,
+  MESH_OVAL,
+} from "./mesh-parts";
 
 /**
  * Faces drawn the way a pixel artist draws them: the skin in a ramp of four tones made from the
@@ -13,37 +22,8 @@ import { oklab, oklabToRgb } from "./pixel-art";
 type Pt = [number, number];
 type Lab = [number, number, number];
 
-/** MediaPipe face-mesh indices (468 points). */
-const OVAL = [
-  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149,
-  150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
-];
 /** The jaw from one angle to the other, under the chin. */
 const JAW = [172, 136, 150, 149, 176, 148, 152, 377, 400, 378, 379, 365, 397];
-const EYES = [
-  {
-    outer: 33,
-    inner: 133,
-    upper: [246, 161, 160, 159, 158, 157, 173],
-    lower: [7, 163, 144, 145, 153, 154, 155],
-  },
-  {
-    outer: 263,
-    inner: 362,
-    upper: [466, 388, 387, 386, 385, 384, 398],
-    lower: [249, 390, 373, 374, 380, 381, 382],
-  },
-];
-const BROWS = [
-  { upper: [70, 63, 105, 66, 107], lower: [46, 53, 52, 65, 55] },
-  { upper: [300, 293, 334, 296, 336], lower: [276, 283, 282, 295, 285] },
-];
-const LIPS_OUTER = [
-  61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146,
-];
-const MOUTH_LINE = [61, 78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 291];
-const LIP_LOWER_INNER = [308, 324, 318, 402, 317, 14, 87, 178, 88, 95, 78];
-const NOSE_BOTTOM = [98, 97, 2, 326, 327];
 
 /** Width of a face in mesh units: cheek to cheek, or most of the box for a turned head. */
 export function faceWidth(f: Face): number {
@@ -185,7 +165,7 @@ function thinLines(
  */
 export function findGlasses(f: Face, photo: RgbPixels): Glasses | null {
   const M = (i: number): Pt => [f.mesh[i]![0], f.mesh[i]![1]];
-  const eyes = EYES.map((e) => {
+  const eyes = MESH_EYES.map((e) => {
     const poly = [M(e.outer), ...e.upper.map(M), M(e.inner), ...[...e.lower].reverse().map(M)];
     const c: Pt = [
       poly.reduce((s, p) => s + p[0], 0) / poly.length,
@@ -376,7 +356,7 @@ export function drawFaces(
   const ovals = new Uint8Array(cols * rows);
   for (const f of faces)
     for (const i of polygonCells(
-      OVAL.map((j) => [f.mesh[j]![0] * sx, f.mesh[j]![1] * sy] as Pt),
+      MESH_OVAL.map((j) => [f.mesh[j]![0] * sx, f.mesh[j]![1] * sy] as Pt),
       cols,
       rows,
     ))
@@ -401,16 +381,16 @@ function drawFace(
   const P = (i: number): Pt => [f.mesh[i]![0] * sx, f.mesh[i]![1] * sy];
   const faceW = faceWidth(f) * sx;
   if (faceW < 5) return; // too few cells for a face of its own: the palette's cells stay
-  const face = polygonCells(OVAL.map(P), cols, rows);
+  const face = polygonCells(MESH_OVAL.map(P), cols, rows);
   const exclude = new Set<number>();
-  const eyePolys = EYES.map((e) => [
+  const eyePolys = MESH_EYES.map((e) => [
     P(e.outer),
     ...e.upper.map(P),
     P(e.inner),
     ...[...e.lower].reverse().map(P),
   ]);
-  const browPolys = BROWS.map((b) => [...b.upper.map(P), ...[...b.lower].reverse().map(P)]);
-  const lipsPoly = LIPS_OUTER.map(P);
+  const browPolys = MESH_BROWS.map((b) => [...b.upper.map(P), ...[...b.lower].reverse().map(P)]);
+  const lipsPoly = MESH_LIPS_OUTER.map(P);
   for (const poly of [...eyePolys, ...browPolys, lipsPoly]) {
     for (const i of polygonCells(poly, cols, rows)) exclude.add(i);
     for (const i of lineCells([...poly, poly[0]!], cols, rows)) exclude.add(i);
@@ -575,13 +555,13 @@ function drawFace(
 
   // Nose: a shadow under it, nostrils darker on a larger face.
   if (faceW >= 12) {
-    const nose = lineCells(NOSE_BOTTOM.map(P), cols, rows);
+    const nose = lineCells(MESH_NOSE_BOTTOM.map(P), cols, rows);
     for (const i of nose) paint(i, rampRgb[1]!);
     if (faceW >= 22) for (const j of [98, 327]) paint(lineCells([P(j)], cols, rows)[0] ?? 0, rampRgb[0]!);
   }
 
   // Eyes.
-  EYES.forEach((e, k) => {
+  MESH_EYES.forEach((e, k) => {
     const poly = eyePolys[k]!;
     if (skinAround(poly) < 0.35) return;
     const outer = P(e.outer);
@@ -629,7 +609,7 @@ function drawFace(
 
   // Brows.
   if (!small)
-    BROWS.forEach((b, k) => {
+    MESH_BROWS.forEach((b, k) => {
       const poly = browPolys[k]!;
       if (skinAround(poly) < 0.35) return;
       const mid = b.upper.map((u, j) => {
@@ -644,17 +624,17 @@ function drawFace(
 
   // Mouth: the line between the lips, the lower lip a little redder, teeth where it is open.
   if (skinAround(lipsPoly) >= 0.35) {
-    const line = MOUTH_LINE.map(P);
+    const line = MESH_MOUTH_LINE.map(P);
     const open = P(14)[1] - P(13)[1];
     if (faceW >= 14) {
       const lower = [
-        ...LIP_LOWER_INNER.map(P),
+        ...MESH_LIP_LOWER_INNER.map(P),
         ...[291, 375, 321, 405, 314, 17, 84, 181, 91, 146, 61].map(P),
       ];
       for (const i of polygonCells(lower, cols, rows)) paint(i, lipTone);
     }
     if (open >= 1.2) {
-      const inner = [...MOUTH_LINE.slice(1, -1).map(P), ...LIP_LOWER_INNER.slice(1, -1).map(P)];
+      const inner = [...MESH_MOUTH_LINE.slice(1, -1).map(P), ...MESH_LIP_LOWER_INNER.slice(1, -1).map(P)];
       for (const i of polygonCells(inner, cols, rows)) paint(i, lab[i * 3]! > Lm ? white : lipLine);
     }
     const lineCellsMouth = lineCells(small ? line.slice(2, -2) : line, cols, rows);
@@ -672,7 +652,7 @@ function drawFace(
     const eyeCells = new Set<number>();
     for (const poly of eyePolys) {
       for (const i of polygonCells(poly, cols, rows)) eyeCells.add(i);
-      for (const i of lineCells([poly[0]!, ...poly.slice(1, EYES[0]!.upper.length + 2)], cols, rows))
+      for (const i of lineCells([poly[0]!, ...poly.slice(1, MESH_EYES[0]!.upper.length + 2)], cols, rows))
         eyeCells.add(i);
     }
     const C = ([x, y]: Pt): Pt => [x * sx, y * sy];

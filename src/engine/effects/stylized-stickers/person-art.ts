@@ -6,6 +6,15 @@ import { oklab, oklabToRgb } from "../../shared/pixel-art";
 import { blurField } from "../../shared/clay/blur";
 import { components } from "../../shared/components";
 import { boxMean } from "../../shared/portrait/matte";
+import {
+  MESH_BROWS,
+  MESH_EYES,
+  MESH_LIP_LOWER_INNER,
+  MESH_LIPS_OUTER,
+  MESH_MOUTH_LINE,
+  MESH_NOSE_BOTTOM,
+  MESH_OVAL,
+} from "../../shared/mesh-parts";
 
 /**
  * The person drawn as a cartoon sticker: the face's skin in three soft cel tones made from the
@@ -21,35 +30,6 @@ import { boxMean } from "../../shared/portrait/matte";
 type Pt = [number, number];
 type Lab = [number, number, number];
 
-/** MediaPipe face-mesh indices (468 points). */
-export const OVAL = [
-  10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149,
-  150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
-];
-const EYES = [
-  {
-    outer: 33,
-    inner: 133,
-    upper: [246, 161, 160, 159, 158, 157, 173],
-    lower: [7, 163, 144, 145, 153, 154, 155],
-  },
-  {
-    outer: 263,
-    inner: 362,
-    upper: [466, 388, 387, 386, 385, 384, 398],
-    lower: [249, 390, 373, 374, 380, 381, 382],
-  },
-];
-const BROWS = [
-  { upper: [70, 63, 105, 66, 107], lower: [46, 53, 52, 65, 55] },
-  { upper: [300, 293, 334, 296, 336], lower: [276, 283, 282, 295, 285] },
-];
-const LIPS_OUTER = [
-  61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 375, 321, 405, 314, 17, 84, 181, 91, 146,
-];
-const MOUTH_LINE = [61, 78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 291];
-const INNER_LOWER = [308, 324, 318, 402, 317, 14, 87, 178, 88, 95, 78];
-const NOSE_BOTTOM = [98, 97, 2, 326, 327];
 /** Cheek points (two per cheek) for the blush. */
 const CHEEKS = [
   [50, 205],
@@ -199,13 +179,13 @@ export function skinModel(
 ): SkinModel | null {
   const at = (k: number): Pt => [face.mesh[k]![0] + d[0], face.mesh[k]![1] + d[1]];
   const fw = Math.max(Math.hypot(at(454)[0] - at(234)[0], at(454)[1] - at(234)[1]), face.box[2] * 0.6);
-  const oval = scaled(OVAL.map(at), 0.78);
+  const oval = scaled(MESH_OVAL.map(at), 0.78);
   const below = at(2)[1];
   const avoid = [
-    ...EYES.map((e) =>
+    ...MESH_EYES.map((e) =>
       scaled([at(e.outer), ...e.upper.map(at), at(e.inner), ...e.lower.map(at).reverse()], 1.8),
     ),
-    ...BROWS.map((b) => scaled([...b.upper.map(at), ...b.lower.map(at).reverse()], 1.5)),
+    ...MESH_BROWS.map((b) => scaled([...b.upper.map(at), ...b.lower.map(at).reverse()], 1.5)),
   ];
   const xs = oval.map((p) => p[0]);
   const ys = oval.map((p) => p[1]);
@@ -341,7 +321,7 @@ function drawSkin(
   const n = width * height;
   const at = (k: number): Pt => [face.mesh[k]![0] + d[0], face.mesh[k]![1] + d[1]];
   const fw = m.width;
-  const oval = OVAL.map(at);
+  const oval = MESH_OVAL.map(at);
   const ovalMask = polyMask(oval, width, height);
   // Skin-like pixels of the subject, speckles removed (blurred and thresholded).
   // Above the eyes, skin ends at the face oval (what lies beyond is hair of the skin's hue).
@@ -515,11 +495,11 @@ export function skinTones(m: SkinModel): Array<[number, number, number]> {
 /** Eyes, brows, lips, nose (in this order): where features are drawn over repainted skin. */
 function featureZones(at: (k: number) => Pt): Pt[][] {
   const zones: Pt[][] = [];
-  for (const e of EYES)
+  for (const e of MESH_EYES)
     zones.push(scaled([at(e.outer), ...e.upper.map(at), at(e.inner), ...e.lower.map(at).reverse()], 1.45));
-  for (const b of BROWS) zones.push(scaled([...b.upper.map(at), ...b.lower.map(at).reverse()], 1.35));
-  zones.push(scaled(LIPS_OUTER.map(at), 1.12));
-  zones.push(scaled([...NOSE_BOTTOM.map(at), at(4), at(1)], 1.2));
+  for (const b of MESH_BROWS) zones.push(scaled([...b.upper.map(at), ...b.lower.map(at).reverse()], 1.35));
+  zones.push(scaled(MESH_LIPS_OUTER.map(at), 1.12));
+  zones.push(scaled([...MESH_NOSE_BOTTOM.map(at), at(4), at(1)], 1.2));
   return zones;
 }
 
@@ -633,7 +613,7 @@ async function drawFeatures(
   const fw = m.width;
   const sample = (poly: Pt[], darkest = 1) => sampleIn(lab, width, height, poly, darkest);
   const ink = labHex(INK);
-  const oval = OVAL.map(at);
+  const oval = MESH_OVAL.map(at);
   // The face's up direction (chin to forehead) and the region the features are drawn in.
   const top = at(10);
   const chin = at(152);
@@ -690,7 +670,7 @@ async function drawFeatures(
   const parts: string[] = [];
   const defs: string[] = [];
   // Brows: the mesh's brow shape in the photo's brow colour, deepened.
-  BROWS.forEach((b, k) => {
+  MESH_BROWS.forEach((b, k) => {
     if (!open[2 + k]) return;
     const poly = [...b.upper.map(at), ...b.lower.map(at).reverse()];
     const c = sample(poly, 0.4) ?? [0.3, 0, 0];
@@ -702,7 +682,7 @@ async function drawFeatures(
 
   // Eyes: the mesh's eye shape, opened a little (kawaii), a large iris in the photo's eye
   // colour looking where the photo's iris is, a dark pupil, a white catch-light, lash lines.
-  EYES.forEach((e, k) => {
+  MESH_EYES.forEach((e, k) => {
     if (!open[k]) return;
     const outer = at(e.outer);
     const innerC = at(e.inner);
@@ -801,8 +781,8 @@ async function drawFeatures(
 
   // Mouth: the lips in their own colour, the line between them gently smiling; an open mouth
   // shows its teeth (or its dark inside).
-  const lips = LIPS_OUTER.map(at);
-  const innerMouth = [...MOUTH_LINE.slice(1, -1), ...INNER_LOWER.slice(1, -1)].map(at);
+  const lips = MESH_LIPS_OUTER.map(at);
+  const innerMouth = [...MESH_MOUTH_LINE.slice(1, -1), ...MESH_LIP_LOWER_INNER.slice(1, -1)].map(at);
   const gap = Math.hypot(at(13)[0] - at(14)[0], at(13)[1] - at(14)[1]);
   if (open[4]) {
     const lip = sample(lips) ?? shadowLab;
@@ -822,7 +802,7 @@ async function drawFeatures(
       `<path d="${closedPath(innerMouth)}" fill="${fill}" stroke="${ink}" stroke-width="${lw}" stroke-linejoin="round"/>`,
     );
   } else {
-    const line = MOUTH_LINE.map(at);
+    const line = MESH_MOUTH_LINE.map(at);
     const last = line.length - 1;
     const lift = (p: Pt, t: number): Pt => [p[0] + up[0] * fw * t, p[1] + up[1] * fw * t];
     line[0] = lift(line[0]!, 0.022);
@@ -882,7 +862,7 @@ export async function withEars(src: RawImage, faces: Face[], person: Mask): Prom
     if (face.mesh.length < 468) continue;
     fillPolygon(
       out,
-      OVAL.map((k): Pt => [face.mesh[k]![0], face.mesh[k]![1]]),
+      MESH_OVAL.map((k): Pt => [face.mesh[k]![0], face.mesh[k]![1]]),
     );
     const model = skinModel(lab, width, height, face, [0, 0]);
     if (!model) continue;

@@ -6,7 +6,8 @@ import { render } from "./render";
 import { check } from "./rules";
 import { fillHoles, fillPolygon, type Mask } from "../../shared/mask";
 import { boxMask, featureBoxes } from "../../shared/face-features";
-import { earZones, OVAL } from "./person-art";
+import { MESH_OVAL as OVAL } from "../../shared/mesh-parts";
+import { earZones } from "./person-art";
 import { largestComponent } from "../../shared/components";
 
 const px = (img: Raw, x: number, y: number) => {
