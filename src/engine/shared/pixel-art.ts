@@ -9,6 +9,8 @@ const srgbToLinear = (c: number): number => {
   const v = c / 255;
   return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
 };
+/** `srgbToLinear` of every byte: a whole photo converts without a power per channel. */
+const LINEAR = Float64Array.from({ length: 256 }, (_, c) => srgbToLinear(c));
 const linearToSrgb = (v: number): number => {
   const c = v <= 0.0031308 ? v * 12.92 : 1.055 * Math.max(0, v) ** (1 / 2.4) - 0.055;
   return Math.max(0, Math.min(255, Math.round(c * 255)));
@@ -48,10 +50,16 @@ export function oklabToRgb(L: number, A: number, B: number): [number, number, nu
 export function labOf(rgb: Uint8Array | Buffer, n: number): Float32Array {
   const out = new Float32Array(n * 3);
   for (let i = 0; i < n; i++) {
-    const [L, A, B] = oklab(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
-    out[i * 3] = L;
-    out[i * 3 + 1] = A;
-    out[i * 3 + 2] = B;
+    // `oklab`, inlined: no array per pixel on a whole photo.
+    const lr = LINEAR[rgb[i * 3]!]!;
+    const lg = LINEAR[rgb[i * 3 + 1]!]!;
+    const lb = LINEAR[rgb[i * 3 + 2]!]!;
+    const l = Math.cbrt(0.4122214708 * lr + 0.5363325363 * lg + 0.0514459929 * lb);
+    const m = Math.cbrt(0.2119034982 * lr + 0.6806995451 * lg + 0.1073969566 * lb);
+    const s = Math.cbrt(0.0883024619 * lr + 0.2817188376 * lg + 0.6299787005 * lb);
+    out[i * 3] = 0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s;
+    out[i * 3 + 1] = 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s;
+    out[i * 3 + 2] = 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s;
   }
   return out;
 }

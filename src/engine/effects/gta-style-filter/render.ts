@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { forEachPiece8 } from "../../shared/components";
 import { sobel } from "../../shared/edges";
 import { decodeRaw, encodePng, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
 import { boxMask, featureBoxes } from "../../shared/face-features";
@@ -9,7 +10,8 @@ import type { RenderRequest } from "@/core/ports/renderer";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
 import type { Mask } from "../../shared/mask";
 import { cutOutPeople } from "../../shared/subject";
-import { celShade, colourPrint, gradeColour, toOklab } from "./tone";
+import { labOf } from "../../shared/pixel-art";
+import { celShade, colourPrint, gradeColour } from "./tone";
 
 /**
  * Game-poster illustration (the look of open-world game loading-screen art): clean flat
@@ -63,7 +65,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // (the cut-out's body prior can keep a box of lawn beside a bent figure, painted as denim).
   const people = cut && print ? await withinPersonMatte(clean, cut) : cut;
   const { full: smooth, small, sw, sh } = await smoothForms(clean);
-  const lab = toOklab(smooth, n);
+  const lab = labOf(smooth, n);
   const side = Math.max(width, height);
   const skinWeight = people ? skinMask(lab, people.data, faces, width, height, !print) : null;
   const skin = skinWeight && skinWeight.map((v) => (v >= 128 ? 1 : 0));
@@ -575,22 +577,13 @@ function dropShortStrokes(
   minExtent: number,
   keep: Uint8Array,
 ): void {
-  const n = width * height;
-  const seen = new Uint8Array(n);
-  const queue = new Int32Array(n);
-  for (let start = 0; start < n; start++) {
-    if (!mask[start] || seen[start]) continue;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = start;
-    seen[start] = 1;
+  forEachPiece8(mask, width, height, (piece) => {
     let x0 = width;
     let x1 = 0;
     let y0 = height;
     let y1 = 0;
     let kept = false;
-    while (head < tail) {
-      const p = queue[head++]!;
+    for (const p of piece) {
       const x = p % width;
       const y = (p - x) / width;
       if (x < x0) x0 = x;
@@ -598,21 +591,8 @@ function dropShortStrokes(
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
       if (keep[p]) kept = true;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= width) continue;
-          const q = yy * width + xx;
-          if (mask[q] && !seen[q]) {
-            seen[q] = 1;
-            queue[tail++] = q;
-          }
-        }
-      }
     }
     const dot = !kept && x1 - x0 < minExtent && y1 - y0 < minExtent;
-    if (tail < minLength || dot) for (let m = 0; m < tail; m++) mask[queue[m]!] = 0;
-  }
+    if (piece.length < minLength || dot) for (const p of piece) mask[p] = 0;
+  });
 }

@@ -1,3 +1,4 @@
+import { oklabToRgb } from "../../shared/pixel-art";
 import { uniform } from "../../shared/random";
 
 /**
@@ -5,46 +6,6 @@ import { uniform } from "../../shared/random";
  * colour photo, the warm palette an old print is coloured in, and the cel shading (a few
  * materials, each drawn in at most three flat tones: shadow, mid and highlight).
  */
-
-const LINEAR = new Float32Array(256);
-for (let v = 0; v < 256; v++) {
-  const c = v / 255;
-  LINEAR[v] = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-}
-
-/** sRGB bytes to OKLab (L 0..1, a and b about -0.3..0.3), three floats per pixel. */
-export function toOklab(rgb: Uint8Array, n: number): Float32Array {
-  const lab = new Float32Array(n * 3);
-  for (let i = 0; i < n; i++) {
-    const r = LINEAR[rgb[i * 3]!]!;
-    const g = LINEAR[rgb[i * 3 + 1]!]!;
-    const b = LINEAR[rgb[i * 3 + 2]!]!;
-    const l = Math.cbrt(0.4122214708 * r + 0.5363325363 * g + 0.0514459929 * b);
-    const m = Math.cbrt(0.2119034982 * r + 0.6806995451 * g + 0.1073969566 * b);
-    const s = Math.cbrt(0.0883024619 * r + 0.2817188376 * g + 0.6299787005 * b);
-    lab[i * 3] = 0.2104542553 * l + 0.793617785 * m - 0.0040720468 * s;
-    lab[i * 3 + 1] = 1.9779984951 * l - 2.428592205 * m + 0.4505937099 * s;
-    lab[i * 3 + 2] = 0.0259040371 * l + 0.7827717662 * m - 0.808675766 * s;
-  }
-  return lab;
-}
-
-const gamma = (c: number) => {
-  const v = c <= 0.0031308 ? 12.92 * c : 1.055 * Math.max(0, c) ** (1 / 2.4) - 0.055;
-  return Math.max(0, Math.min(255, Math.round(v * 255)));
-};
-
-/** One OKLab colour to sRGB bytes (out of gamut clipped). */
-export function oklabToRgb(L: number, a: number, b: number): [number, number, number] {
-  const l = (L + 0.3963377774 * a + 0.2158037573 * b) ** 3;
-  const m = (L - 0.1055613458 * a - 0.0638541728 * b) ** 3;
-  const s = (L - 0.0894841775 * a - 1.291485548 * b) ** 3;
-  return [
-    gamma(4.0767416621 * l - 3.3077115913 * m + 0.2309699292 * s),
-    gamma(-1.2684380046 * l + 2.6097574011 * m - 0.3413193965 * s),
-    gamma(-0.0041960863 * l - 0.7034186147 * m + 1.707614701 * s),
-  ];
-}
 
 const clamp01 = (v: number) => Math.max(0, Math.min(1, v));
 const smoothstep = (e0: number, e1: number, v: number) => {
