@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { distanceOutside, erode, fillHoles, keepComponents, type Mask } from "./mask";
+import { distanceOutside, erode, fillHoles, forEachInPolygon, keepComponents, type Mask } from "./mask";
 
 /** A w x h mask with the pixels `set` returns true for. */
 const make = (w: number, h: number, set: (x: number, y: number) => boolean): Mask => {
@@ -28,5 +28,39 @@ describe("mask helpers", () => {
     // A 7 x 7 square eroded by 2 leaves its 3 x 3 centre.
     expect(core.data.reduce((t, v) => t + v, 0)).toBe(9);
     expect(core.data[3 * 20 + 3]).toBe(1);
+  });
+});
+
+describe("forEachInPolygon", () => {
+  it("visits the pixels whose sample point is inside, clipped to the grid, row by row", () => {
+    const seen: string[] = [];
+    // A square from (1, 1) to (4, 3), partly off a 3-wide grid.
+    forEachInPolygon(
+      [
+        [1, 1],
+        [4, 1],
+        [4, 3],
+        [1, 3],
+      ],
+      3,
+      10,
+      (x, y) => seen.push(`${x},${y}`),
+    );
+    expect(seen).toEqual(["1,1", "2,1", "1,2", "2,2"]);
+    const corners: string[] = [];
+    forEachInPolygon(
+      [
+        [0.5, 0.5],
+        [6.5, 0.5],
+        [6.5, 6.5],
+        [0.5, 6.5],
+      ],
+      10,
+      10,
+      (x, y) => corners.push(`${x},${y}`),
+      { at: 0, step: 3 },
+    );
+    // Every third row and column from the box's corner (0, 0), sampled at the corners.
+    expect(corners).toEqual(["3,3", "6,3", "3,6", "6,6"]);
   });
 });

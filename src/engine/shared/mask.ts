@@ -92,6 +92,46 @@ export function bounds(mask: Mask): { x0: number; y0: number; x1: number; y1: nu
   return area ? { x0, y0, x1: x1 + 1, y1: y1 + 1, area } : null;
 }
 
+/** Whether the point (x, y) lies inside a closed polygon (even-odd rule). */
+export function inPolygon(x: number, y: number, poly: ReadonlyArray<readonly [number, number]>): boolean {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i]!;
+    const [xj, yj] = poly[j]!;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * Calls `visit(x, y)` for each pixel of a width x height grid whose sample point
+ * (x + at, y + at) lies inside the polygon, row by row over the polygon's bounding box (every
+ * `step`th row and column from the box's corner).
+ */
+export function forEachInPolygon(
+  poly: ReadonlyArray<readonly [number, number]>,
+  width: number,
+  height: number,
+  visit: (x: number, y: number) => void,
+  { at = 0.5, step = 1 }: { at?: number; step?: number } = {},
+): void {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const [x, y] of poly) {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x);
+    maxY = Math.max(maxY, y);
+  }
+  const x1 = Math.min(width - 1, Math.ceil(maxX));
+  const y1 = Math.min(height - 1, Math.ceil(maxY));
+  for (let y = Math.max(0, Math.floor(minY)); y <= y1; y += step)
+    for (let x = Math.max(0, Math.floor(minX)); x <= x1; x += step)
+      if (inPolygon(x + at, y + at, poly)) visit(x, y);
+}
+
 /** Sets the pixels inside a closed polygon (even-odd rule, sampled at pixel centres). */
 export function fillPolygon(mask: Mask, points: Array<[number, number]>): void {
   const { width, height } = mask;

@@ -9,6 +9,7 @@ import {
   MESH_NOSE_BOTTOM,
   MESH_OVAL,
 } from "./mesh-parts";
+import { forEachInPolygon } from "./mask";
 
 /**
  * Faces drawn the way a pixel artist draws them: the skin in a ramp of four tones made from the
@@ -30,16 +31,6 @@ export function faceWidth(f: Face): number {
   const a = f.mesh[234]!;
   const b = f.mesh[454]!;
   return Math.max(Math.hypot(b[0] - a[0], b[1] - a[1]), f.box[2] * 0.62);
-}
-
-function inPolygon(x: number, y: number, poly: Pt[]): boolean {
-  let inside = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i]!;
-    const [xj, yj] = poly[j]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 /** The cells a polyline (in cell units) passes through, each once, in order. */
@@ -68,20 +59,8 @@ function lineCells(points: Pt[], cols: number, rows: number): number[] {
 
 /** Cells whose centres lie inside a polygon (in cell units). */
 function polygonCells(poly: Pt[], cols: number, rows: number): number[] {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const [x, y] of poly) {
-    x0 = Math.min(x0, x);
-    y0 = Math.min(y0, y);
-    x1 = Math.max(x1, x);
-    y1 = Math.max(y1, y);
-  }
   const out: number[] = [];
-  for (let cy = Math.max(0, Math.floor(y0)); cy <= Math.min(rows - 1, Math.floor(y1)); cy++)
-    for (let cx = Math.max(0, Math.floor(x0)); cx <= Math.min(cols - 1, Math.floor(x1)); cx++)
-      if (inPolygon(cx + 0.5, cy + 0.5, poly)) out.push(cy * cols + cx);
+  forEachInPolygon(poly, cols, rows, (cx, cy) => out.push(cy * cols + cx));
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { RawImage } from "../../shared/image-io";
 import type { Face } from "../../vision/human";
 import { LEFT_EYE, RIGHT_EYE } from "./landmarks";
+import { inPolygon } from "../../shared/mask";
 
 /**
  * What a baby portrait takes from each parent's photo: skin tone (cheeks), hair colour
@@ -51,16 +52,6 @@ function disc(img: RawImage, x: number, y: number, r: number): Rgb[] {
   return out;
 }
 
-function inPolygon(pts: Array<[number, number]>, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
-    const [xi, yi] = pts[i]!;
-    const [xj, yj] = pts[j]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
-}
-
 export function traitsOf(img: RawImage, face: Face): Traits {
   const m = face.mesh;
   const p = (i: number): [number, number] => [m[i]![0], m[i]![1]];
@@ -97,7 +88,7 @@ export function traitsOf(img: RawImage, face: Face): Traits {
     const inside: Rgb[] = [];
     for (let y = Math.min(...ys); y <= Math.max(...ys); y += 1)
       for (let x = Math.min(...xs); x <= Math.max(...xs); x += 1) {
-        if (!inPolygon(poly, x, y)) continue;
+        if (!inPolygon(x, y, poly)) continue;
         const c = at(img, x, y);
         if (c) inside.push(c);
       }

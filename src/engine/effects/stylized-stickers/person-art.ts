@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import type { Face } from "../../vision/human";
 import type { RawImage } from "../../shared/image-io";
-import { fillPolygon, type Mask } from "../../shared/mask";
+import { fillPolygon, forEachInPolygon, inPolygon, type Mask } from "../../shared/mask";
 import { oklab, oklabToRgb } from "../../shared/pixel-art";
 import { blurField } from "../../shared/clay/blur";
 import { components } from "../../shared/components";
@@ -50,16 +50,6 @@ function percentile(values: number[], p: number): number {
   if (!values.length) return 0;
   const s = [...values].sort((a, b) => a - b);
   return s[clamp(Math.round(p * (s.length - 1)), 0, s.length - 1)]!;
-}
-
-function inPolygon(x: number, y: number, poly: Pt[]): boolean {
-  let inside = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i]!;
-    const [xj, yj] = poly[j]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 /** A polygon shrunk (t < 1) or grown (t > 1) about its centroid. */
@@ -187,20 +177,21 @@ export function skinModel(
     ),
     ...MESH_BROWS.map((b) => scaled([...b.upper.map(at), ...b.lower.map(at).reverse()], 1.5)),
   ];
-  const xs = oval.map((p) => p[0]);
-  const ys = oval.map((p) => p[1]);
-  const x0 = Math.max(0, Math.floor(Math.min(...xs)));
-  const x1 = Math.min(width - 1, Math.ceil(Math.max(...xs)));
-  const y0 = Math.max(0, Math.floor(Math.min(...ys)));
-  const y1 = Math.min(height - 1, Math.ceil(Math.min(below, Math.max(...ys))));
-  const step = Math.max(1, Math.round(fw / 120));
   const all: Lab[] = [];
-  for (let y = y0; y <= y1; y += step)
-    for (let x = x0; x <= x1; x += step) {
-      if (!inPolygon(x, y, oval) || avoid.some((p) => inPolygon(x, y, p))) continue;
+  // Rows down to `below` only.
+  const rows = Math.min(height, Math.ceil(below) + 1);
+  const step = Math.max(1, Math.round(fw / 120));
+  forEachInPolygon(
+    oval,
+    width,
+    rows,
+    (x, y) => {
+      if (avoid.some((p) => inPolygon(x, y, p))) return;
       const i = (y * width + x) * 3;
       all.push([lab[i]!, lab[i + 1]!, lab[i + 2]!]);
-    }
+    },
+    { at: 0, step },
+  );
   if (all.length < 30) return null;
   const med: Lab = [0, 1, 2].map((c) =>
     percentile(
@@ -506,24 +497,19 @@ function featureZones(at: (k: number) => Pt): Pt[][] {
 /** Whether the ring around a zone (its polygon grown by half) is mostly skin. */
 function surroundedBySkin(skin: Float32Array, zone: Pt[], width: number, height: number): boolean {
   const outer = scaled(zone, 1.6);
-  const xs = outer.map((p) => p[0]);
-  const ys = outer.map((p) => p[1]);
   let all = 0;
   let yes = 0;
-  for (
-    let y = Math.max(0, Math.floor(Math.min(...ys)));
-    y <= Math.min(height - 1, Math.ceil(Math.max(...ys)));
-    y++
-  )
-    for (
-      let x = Math.max(0, Math.floor(Math.min(...xs)));
-      x <= Math.min(width - 1, Math.ceil(Math.max(...xs)));
-      x++
-    ) {
-      if (!inPolygon(x, y, outer) || inPolygon(x, y, zone)) continue;
+  forEachInPolygon(
+    outer,
+    width,
+    height,
+    (x, y) => {
+      if (inPolygon(x, y, zone)) return;
       all++;
       if (skin[y * width + x]) yes++;
-    }
+    },
+    { at: 0 },
+  );
   return all > 0 && yes / all >= 0.3;
 }
 
@@ -536,23 +522,11 @@ function sampleIn(
   darkest = 1,
   lightFirst = false,
 ): Lab | null {
-  const xs = poly.map((p) => p[0]);
-  const ys = poly.map((p) => p[1]);
   const px: Lab[] = [];
-  for (
-    let y = Math.max(0, Math.floor(Math.min(...ys)));
-    y <= Math.min(height - 1, Math.ceil(Math.max(...ys)));
-    y++
-  )
-    for (
-      let x = Math.max(0, Math.floor(Math.min(...xs)));
-      x <= Math.min(width - 1, Math.ceil(Math.max(...xs)));
-      x++
-    ) {
-      if (!inPolygon(x + 0.5, y + 0.5, poly)) continue;
-      const i = (y * width + x) * 3;
-      px.push([lab[i]!, lab[i + 1]!, lab[i + 2]!]);
-    }
+  forEachInPolygon(poly, width, height, (x, y) => {
+    const i = (y * width + x) * 3;
+    px.push([lab[i]!, lab[i + 1]!, lab[i + 2]!]);
+  });
   if (!px.length) return null;
   px.sort((a, b) => (lightFirst ? b[0] - a[0] : a[0] - b[0]));
   const use = px.slice(0, Math.max(1, Math.round(px.length * darkest)));
@@ -714,23 +688,11 @@ async function drawFeatures(
     let sw = 0;
     let st = 0;
     const L0 = (sample(contour) ?? [0.5])[0];
-    const bx = contour.map((p) => p[0]);
-    const by = contour.map((p) => p[1]);
-    for (
-      let y = Math.max(0, Math.floor(Math.min(...by)));
-      y <= Math.min(height - 1, Math.ceil(Math.max(...by)));
-      y++
-    )
-      for (
-        let x = Math.max(0, Math.floor(Math.min(...bx)));
-        x <= Math.min(width - 1, Math.ceil(Math.max(...bx)));
-        x++
-      ) {
-        if (!inPolygon(x + 0.5, y + 0.5, contour)) continue;
-        const wgt = Math.max(0, L0 + 0.05 - lab[(y * width + x) * 3]!) ** 2;
-        sw += wgt;
-        st += wgt * ((x + 0.5 - centre[0]) * u[0] + (y + 0.5 - centre[1]) * u[1]);
-      }
+    forEachInPolygon(contour, width, height, (x, y) => {
+      const wgt = Math.max(0, L0 + 0.05 - lab[(y * width + x) * 3]!) ** 2;
+      sw += wgt;
+      st += wgt * ((x + 0.5 - centre[0]) * u[0] + (y + 0.5 - centre[1]) * u[1]);
+    });
     const along = clamp(sw > 0 ? st / sw : 0, -0.2 * ew, 0.2 * ew) * su;
     const r = 0.32 * ew;
     const h2 = opening * sn;
