@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import type { RenderRequest } from "@/core/ports/renderer";
+import type { Mask } from "./mask";
 
 /** Shared helpers for the effects' tests. */
 export const PHOTOS = path.resolve(__dirname, "../../../tests/fixtures/photos");
@@ -156,4 +157,41 @@ export async function texturedScene(
     .png()
     .toBuffer();
   return { bytes, cx, cy, r };
+}
+
+/** The mask's area over its convex hull's (1 = convex; a torn fragment is well under). */
+export function convexity(mask: Mask): number {
+  const { width, height, data } = mask;
+  const pts: [number, number][] = [];
+  let area = 0;
+  for (let y = 0; y < height; y++) {
+    let l = -1;
+    let r = -1;
+    for (let x = 0; x < width; x++)
+      if (data[y * width + x]) {
+        area++;
+        if (l < 0) l = x;
+        r = x;
+      }
+    if (l >= 0) pts.push([l, y], [r + 1, y], [l, y + 1], [r + 1, y + 1]);
+  }
+  pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const cross = (o: number[], a: number[], b: number[]) =>
+    (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
+  const half = (list: [number, number][]) => {
+    const hull: [number, number][] = [];
+    for (const p of list) {
+      while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, p) <= 0) hull.pop();
+      hull.push(p);
+    }
+    return hull.slice(0, -1);
+  };
+  const hull = [...half(pts), ...half([...pts].reverse())];
+  let twice = 0;
+  for (let i = 0; i < hull.length; i++) {
+    const [x0, y0] = hull[i]!;
+    const [x1, y1] = hull[(i + 1) % hull.length]!;
+    twice += x0 * y1 - x1 * y0;
+  }
+  return area / (Math.abs(twice) / 2);
 }

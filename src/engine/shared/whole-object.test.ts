@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RawImage } from "./image-io";
-import type { Mask } from "./mask";
 import { uniform } from "./random";
+import { convexity } from "./test-utils";
 import { badgeMask, cutOutWholeObject } from "./whole-object";
 
 const W = 480;
@@ -95,48 +95,6 @@ function closeUp(): RawImage {
       }
     }
   return { data, width: W, height: H, channels: 3 };
-}
-
-/** Share of the mask's area that equals its convex hull's (1 = convex). */
-function convexity(mask: Mask): number {
-  const { width, height, data } = mask;
-  // Per row, the leftmost and rightmost set pixel; the hull's area from those points.
-  const pts: [number, number][] = [];
-  let area = 0;
-  for (let y = 0; y < height; y++) {
-    let l = -1;
-    let r = -1;
-    for (let x = 0; x < width; x++)
-      if (data[y * width + x]) {
-        area++;
-        if (l < 0) l = x;
-        r = x;
-      }
-    if (l >= 0) pts.push([l, y], [r + 1, y], [l, y + 1], [r + 1, y + 1]);
-  }
-  pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (o: number[], a: number[], b: number[]) =>
-    (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
-  const lower: [number, number][] = [];
-  for (const p of pts) {
-    while (lower.length >= 2 && cross(lower[lower.length - 2]!, lower[lower.length - 1]!, p) <= 0)
-      lower.pop();
-    lower.push(p);
-  }
-  const upper: [number, number][] = [];
-  for (const p of [...pts].reverse()) {
-    while (upper.length >= 2 && cross(upper[upper.length - 2]!, upper[upper.length - 1]!, p) <= 0)
-      upper.pop();
-    upper.push(p);
-  }
-  const hull = [...lower.slice(0, -1), ...upper.slice(0, -1)];
-  let hullArea = 0;
-  for (let i = 0; i < hull.length; i++) {
-    const [x0, y0] = hull[i]!;
-    const [x1, y1] = hull[(i + 1) % hull.length]!;
-    hullArea += x0 * y1 - x1 * y0;
-  }
-  return area / (Math.abs(hullArea) / 2);
 }
 
 describe("cutOutWholeObject", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
-import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
+import { convexity, distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { detectFaces } from "../../vision/human";
 import { render } from "./render";
 import { check } from "./rules";
@@ -124,43 +124,6 @@ function subjectPiece(out: Raw): Mask {
     dark[i] =
       0.299 * out.data[i * 3]! + 0.587 * out.data[i * 3 + 1]! + 0.114 * out.data[i * 3 + 2]! < 190 ? 1 : 0;
   return fillHoles({ data: largestComponent(dark, w, h), width: w, height: h });
-}
-
-/** The mask's area over its convex hull's (1 = convex; a torn fragment is well under). */
-function convexity(mask: Mask): number {
-  const { width, height, data } = mask;
-  const pts: [number, number][] = [];
-  let area = 0;
-  for (let y = 0; y < height; y++) {
-    let l = -1;
-    let r = -1;
-    for (let x = 0; x < width; x++)
-      if (data[y * width + x]) {
-        area++;
-        if (l < 0) l = x;
-        r = x;
-      }
-    if (l >= 0) pts.push([l, y], [r + 1, y], [l, y + 1], [r + 1, y + 1]);
-  }
-  pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const cross = (o: number[], a: number[], b: number[]) =>
-    (a[0]! - o[0]!) * (b[1]! - o[1]!) - (a[1]! - o[1]!) * (b[0]! - o[0]!);
-  const half = (list: [number, number][]) => {
-    const hull: [number, number][] = [];
-    for (const p of list) {
-      while (hull.length >= 2 && cross(hull[hull.length - 2]!, hull[hull.length - 1]!, p) <= 0) hull.pop();
-      hull.push(p);
-    }
-    return hull.slice(0, -1);
-  };
-  const hull = [...half(pts), ...half([...pts].reverse())];
-  let twice = 0;
-  for (let i = 0; i < hull.length; i++) {
-    const [x0, y0] = hull[i]!;
-    const [x1, y1] = hull[(i + 1) % hull.length]!;
-    twice += x0 * y1 - x1 * y0;
-  }
-  return area / (Math.abs(twice) / 2);
 }
 
 describe("stylized-stickers", () => {
