@@ -38,26 +38,27 @@ export function largestComponent(mask: Uint8Array, w: number, h: number): Uint8A
 
 /**
  * Each 8-connected piece of a mask, in scan order of its first pixel: `visit` gets the piece's
- * pixel indices (a reused array: copy what must outlive the call) and may clear them in the
- * mask (pieces are disjoint, so that changes no other piece).
+ * pixel indices (a view into a reused buffer: copy what must outlive the call) and may clear
+ * them in the mask (pieces are disjoint, so that changes no other piece).
  */
 export function forEachPiece8(
   mask: Uint8Array,
   w: number,
   h: number,
-  visit: (piece: number[]) => void,
+  visit: (piece: Int32Array) => void,
 ): void {
-  const seen = new Uint8Array(w * h);
-  const stack: number[] = [];
-  const piece: number[] = [];
-  for (let s = 0; s < w * h; s++) {
+  const n = w * h;
+  const seen = new Uint8Array(n);
+  // Breadth first through one typed queue: the piece is the queue's filled part.
+  const queue = new Int32Array(n);
+  for (let s = 0; s < n; s++) {
     if (!mask[s] || seen[s]) continue;
-    piece.length = 0;
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = s;
     seen[s] = 1;
-    stack.push(s);
-    while (stack.length) {
-      const p = stack.pop()!;
-      piece.push(p);
+    while (head < tail) {
+      const p = queue[head++]!;
       const x = p % w;
       const y = (p - x) / w;
       for (let dy = -1; dy <= 1; dy++) {
@@ -69,11 +70,11 @@ export function forEachPiece8(
           const q = yy * w + xx;
           if (mask[q] && !seen[q]) {
             seen[q] = 1;
-            stack.push(q);
+            queue[tail++] = q;
           }
         }
       }
     }
-    visit(piece);
+    visit(queue.subarray(0, tail));
   }
 }
