@@ -22,9 +22,7 @@ export const effect = defineEffect({
   isHot: true,
   options: rightsOptions,
   optionsForm: "rightsConfirmed",
-  exampleInputs: [
-    ["watermark-1-landscape-tiled.jpg"],
-    ["watermark-9-proof-yellow-cat.jpg"],
-    ["watermark-10-copy-yellow-meadow.jpg"],
-  ],
+  // Marks it removes without a trace: on the tiled fixture a small "demo-watermark.example"
+  // line and faint © rings stay readable, which the effect's own card must not show.
+  exampleInputs: [["watermark-9-proof-yellow-cat.jpg"], ["watermark-10-copy-yellow-meadow.jpg"]],
 });
