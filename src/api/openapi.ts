@@ -175,7 +175,7 @@ const idemHeader = {
 
 const genericSubmit = (summary: string, route: string): Op => ({
   summary,
-  description: `The generic generate call on the ${route} route. With imageType: that effect. Without: a free-form edit of the images, or text-to-image without any, on the configured AI backend's general model (fal, Gemini, OpenAI, Replicate or ComfyUI; refused with 400 "noGenerativeEngine" on a server with only the local engine). Each image is charged ${EFFECT_CREDITS} credits in one transaction (at most ${MAX_OUTPUTS_PER_REQUEST} per request).`,
+  description: `The generic generate call on the ${route} route. With imageType: that effect. Without: a free-form edit of the images, or text-to-image without any, on the configured AI backend's general model (fal, Gemini, OpenAI, Replicate or ComfyUI; refused with 400 "noGenerativeEngine" on a server with only the local engine; more photos than the engine takes in one edit, e.g. three on ComfyUI's built-in workflows, refused with 400 "tooManyInputImages"). Each image is charged ${EFFECT_CREDITS} credits in one transaction (at most ${MAX_OUTPUTS_PER_REQUEST} per request).`,
   tag: "Other model routes",
   auth: true,
   body: "GeneratePayload",

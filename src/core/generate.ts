@@ -125,6 +125,8 @@ export type GeneratePayload = z.input<typeof generatePayloadSchema>;
 export interface GenerateDeps extends SubmitDeps {
   /** Whether the configured engines can render an engine id (free-form needs a generative backend). */
   canRender(effectId: string): boolean;
+  /** The most photos the planned engine takes in one render of an engine id (undefined: no limit known). */
+  maxImages?(effectId: string): number | undefined;
 }
 
 export interface GenerateInput {
@@ -235,6 +237,13 @@ export async function generate(deps: GenerateDeps, input: GenerateInput): Promis
       "badDimension",
     );
   const uploadIds = parseUploadUrls(urls, deps.allowedOrigins);
+  const maxImages = deps.maxImages?.(effectId);
+  if (maxImages !== undefined && uploadIds.length > maxImages)
+    throw refuse(
+      `This server's image engine takes at most ${maxImages} photos in one edit. Please send fewer photos.`,
+      "tooManyInputImages",
+      { max: maxImages },
+    );
   const aspectRatio = dimension === "auto" ? (uploadIds.length ? null : "1:1") : dimension;
   return createTasks(deps, submit, {
     effectId,

@@ -161,6 +161,27 @@ describe("free-form generation through ComfyUI (the generic generate call)", () 
     expect(await ledgerSum(server.services.db, user.id)).toBe(6);
   }, 120_000);
 
+  it("refuses more photos than its workflows take before charging anything", async () => {
+    comfy.mode = "ok";
+    const user = await signUp(server);
+    // A subscriber (a free user may send only two photos).
+    const start = await user.json<{ checkoutId: string }>("/api/checkout", { productId: "pro" });
+    expect((await user.json(`/api/checkout/test/${start.body.checkoutId}/complete`, {})).status).toBe(200);
+    const balance = await getBalance(server.services.db, user.id);
+    const before = comfy.prompts.length;
+    const photos = ["pet-1-cat.png", "pet-2-raccoon.jpg", "landscape-1-meadow-cc0.jpg", "object-coffee.png"];
+    const res = await post(user, "/api/img/create", {
+      prompt: "Put all of them into one picture",
+      dimension: "auto",
+      image_urls: await Promise.all(photos.map((p) => uploadUrl(user, p))),
+      num_images: 1,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(JSON.stringify(res.body)).toMatch(/at most 3 photos in one edit/);
+    expect(await getBalance(server.services.db, user.id)).toBe(balance);
+    expect(comfy.prompts.length).toBe(before);
+  }, 120_000);
+
   it("refunds each image that fails on its own and reports the partial result", async () => {
     comfy.mode = "ok";
     const user = await signUp(server);

@@ -35,6 +35,7 @@ export function requestedWaitMs(s: Services, prefer: string | undefined, payload
 export const generateDeps = (s: Services): GenerateDeps => ({
   ...s.submitDeps,
   canRender: (effectId) => s.renderer.supports(effectId),
+  maxImages: (effectId) => s.renderer.maxImages?.(effectId),
 });
 
 export const waitDeps = (s: Services): WaitDeps => ({

@@ -70,6 +70,12 @@ export interface Renderer {
   /** Whether this renderer can render the effect at all. */
   supports(effectId: string): boolean;
   /**
+   * The most input images one render of the effect takes, where the backend has a hard limit
+   * (ComfyUI's built-in workflows take three); undefined: no limit known. Checked before
+   * charging, so a request with more photos is refused rather than failed and refunded.
+   */
+  maxImages?(effectId: string): number | undefined;
+  /**
    * Renders one output. Rejects with EngineError for user-facing failures. A backend that
    * knows its progress reports it through `onProgress` (optional on both sides).
    */

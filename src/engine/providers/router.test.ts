@@ -72,6 +72,23 @@ describe("ProviderRouter", () => {
     expect(fal.calls).toHaveLength(1);
   });
 
+  it("plans by the first candidate's photo limit and falls back past a provider that takes fewer photos", async () => {
+    const comfy = { ...fakeProvider("comfyui"), maxImages: () => 3 };
+    const gemini = fakeProvider("gemini");
+    const router = new ProviderRouter([comfy, gemini, fakeProvider("local")], {
+      ...baseConfig,
+      engine: "comfyui",
+      costPerImage: {},
+    });
+    expect(router.maxImages("free-form")).toBe(3);
+    const four = { ...request("free-form"), images: Array.from({ length: 4 }, () => request().images[0]!) };
+    const out = await router.render(four);
+    expect(out.provider).toBe("gemini");
+    expect(comfy.calls).toHaveLength(0);
+    await router.render(request("free-form"));
+    expect(comfy.calls).toHaveLength(1);
+  });
+
   it("skips a provider that does not support the effect", async () => {
     const fal = fakeProvider("fal", undefined, () => false);
     const local = fakeProvider("local");

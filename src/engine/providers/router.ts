@@ -55,7 +55,7 @@ export type RouterLog = (
 ) => void;
 
 /** Why a candidate was passed over (logged, and summarised if none is left). */
-type Skip = "unsupported" | "breaker open" | "spend cap reached";
+type Skip = "unsupported" | "too many images" | "breaker open" | "spend cap reached";
 
 export const RouterReasons = {
   unavailable: "Image generation is temporarily unavailable on this server. Please try again later.",
@@ -119,6 +119,15 @@ export class ProviderRouter implements Renderer {
     );
   }
 
+  /**
+   * The most input images the planned engine takes for the effect (undefined: no known
+   * limit). A request with more is refused before charging; should it fall back, a provider
+   * with a lower limit is skipped.
+   */
+  maxImages(effectId: string): number | undefined {
+    return this.providers.get(this.plannedEngine(effectId))?.maxImages?.(effectId);
+  }
+
   /** Whether any candidate for the effect can render it. */
   supports(effectId: string): boolean {
     return this.candidates(effectId).some((id) => this.providers.get(id)!.supports(effectId));
@@ -144,6 +153,10 @@ export class ProviderRouter implements Renderer {
       const provider = this.providers.get(id)!;
       if (!provider.supports(request.effectId)) {
         skipped.push({ id, why: "unsupported" });
+        continue;
+      }
+      if ((provider.maxImages?.(request.effectId) ?? Infinity) < request.images.length) {
+        skipped.push({ id, why: "too many images" });
         continue;
       }
       const breaker = this.breakers.get(id);

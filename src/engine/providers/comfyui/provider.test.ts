@@ -188,6 +188,11 @@ describe("ComfyUI provider: a render", () => {
         "ImageScale",
         "SaveImage",
       ]);
+      // Its photo limit is the operator's workflow's, checked when it loads; ours take three.
+      expect(p.maxImages).toBeTypeOf("function");
+      expect(p.maxImages!("pixel-illustration")).toBeUndefined();
+      expect(p.maxImages!("free-form")).toBe(3);
+      expect(provider([comfy.url]).maxImages!("pixel-illustration")).toBe(3);
       // Other effects keep the built-in workflow.
       await p.render(request("stylized-stickers"));
       expect(Object.values(comfy.prompts[1]!.prompt).map((n) => n.class_type)).toContain("KSampler");

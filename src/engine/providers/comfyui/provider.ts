@@ -13,7 +13,15 @@ import {
 import { inputSize, MAX_OUTPUT_BYTES, readCapped, readOutputImage } from "../images";
 import { promptFor } from "../prompt-for";
 import { openSocket, type ComfySocket, type SocketMessage } from "./socket";
-import { fillWorkflow, loadWorkflow, outputSize, WorkflowError, type ApiWorkflow } from "./workflow";
+import {
+  fillWorkflow,
+  hasOperatorWorkflow,
+  loadWorkflow,
+  MAX_BUILTIN_IMAGES,
+  outputSize,
+  WorkflowError,
+  type ApiWorkflow,
+} from "./workflow";
 
 /**
  * A self-hosted ComfyUI fleet (one or more GPU servers) as an image provider. Per render:
@@ -177,6 +185,12 @@ class ComfyUIProvider implements Renderer {
   supports(effectId: string): boolean {
     // Every effect and both free-form ids (text-to-image has its own built-in workflow).
     return Object.hasOwn(PROMPT_TABLE, effectId);
+  }
+
+  maxImages(effectId: string): number | undefined {
+    // An operator's workflow for the effect takes what its placeholders name (checked when it
+    // is loaded); ours take at most three photos.
+    return hasOperatorWorkflow(effectId, this.opts.workflowsDir) ? undefined : MAX_BUILTIN_IMAGES;
   }
 
   async render(

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { EngineError } from "@/core/ports/renderer";
@@ -70,6 +71,13 @@ export class WorkflowError extends EngineError {
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([A-Za-z0-9_]+)\s*\}\}$/;
 const SAFE_EFFECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+/** Whether the operator put a workflow for the effect in workflowsDir (read on every call, as loadWorkflow does). */
+export function hasOperatorWorkflow(effectId: string, workflowsDir?: string): boolean {
+  return (
+    !!workflowsDir && SAFE_EFFECT_ID.test(effectId) && existsSync(path.join(workflowsDir, `${effectId}.json`))
+  );
+}
 
 /**
  * The workflow for an effect: `<workflowsDir>/<effect-id>.json` if the operator put one
