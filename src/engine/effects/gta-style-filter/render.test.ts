@@ -2,6 +2,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { sobel } from "../../shared/edges";
 import { featureBoxes } from "../../shared/face-features";
+import { MESH_EYES } from "../../shared/mesh-parts";
 import { headGeometry, polygonMask } from "../../shared/hair/hair-region";
 import { uniform } from "../../shared/random";
 import { distinctColors, meanSaturation, photo, raw, request, type Raw } from "../../shared/test-utils";
@@ -357,4 +358,89 @@ describe("gta-style-filter (game poster)", () => {
       }
     expect((r - b) / count).toBeGreaterThan(35);
   }, 60_000);
+  /**
+   * A colour portrait turned into a small, faded sepia print (low contrast, soft, faces about a
+   * tenth of the picture): the kind of photo whose eyes are too faint for edges to ink.
+   */
+  async function fadedSepia(name: string, side: number): Promise<Buffer> {
+    return sharp(await photo(name))
+      .resize(side, side, { fit: "inside" })
+      .blur(1.2)
+      .greyscale()
+      .linear(0.45, 110)
+      .recomb([
+        [1.08, 0, 0],
+        [0.98, 0, 0],
+        [0.8, 0, 0],
+      ])
+      .png()
+      .toBuffer();
+  }
+
+  it("draws every face's eyes, even on a faded print with small faces: ink in each eye's opening", async () => {
+    const cases: Array<[string, Buffer]> = [
+      ["torn sepia print", await photo("old-torn-1-sepia-three-children.jpg")],
+      ["faded copy of a colour group", await fadedSepia("couple-1-daguerreotype-1850s.jpg", 900)],
+      ["faded small portrait", await fadedSepia("portrait-female-1.jpg", 420)],
+    ];
+    for (const [label, input] of cases) {
+      const src = await raw(input);
+      const out = await raw((await render(request("gta-style-filter", input))).bytes);
+      const { faces } = await detectFaces({ data: src.data, width: src.width, height: src.height });
+      expect(faces.length, label).toBeGreaterThan(0);
+      for (const [f, face] of faces.entries()) {
+        const at = (k: number) => [face.mesh[k]![0], face.mesh[k]![1]] as [number, number];
+        const widths = MESH_EYES.map((e) =>
+          Math.hypot(at(e.inner)[0] - at(e.outer)[0], at(e.inner)[1] - at(e.outer)[1]),
+        );
+        for (const [k, e] of MESH_EYES.entries()) {
+          if (widths[k]! < Math.max(...widths) * 0.6) continue; // turned away
+          // The eye's opening, between its lids (grown a little about its middle).
+          const contour = [at(e.outer), ...e.upper.map(at), at(e.inner), ...[...e.lower].reverse().map(at)];
+          const cx = contour.reduce((a, p) => a + p[0], 0) / contour.length;
+          const cy = contour.reduce((a, p) => a + p[1], 0) / contour.length;
+          const inside = polygonMask(
+            contour.map(([x, y]) => [cx + (x - cx) * 1.2, cy + (y - cy) * 1.4] as [number, number]),
+            out.width,
+            out.height,
+          );
+          let area = 0;
+          let ink = 0;
+          for (let i = 0; i < inside.length; i++)
+            if (inside[i]) {
+              area++;
+              if (isInk(out, i)) ink++;
+            }
+          expect(area, `${label} face ${f} eye ${k}`).toBeGreaterThan(4);
+          expect(ink / area, `${label} face ${f} eye ${k}: ink in the eye`).toBeGreaterThan(0.2);
+        }
+      }
+    }
+  }, 120_000);
+
+  it("keeps a print's faces in skin colours: no disc of garment blue on a bright forehead or cheek", async () => {
+    for (const [label, input] of [
+      ["torn sepia print", await photo("old-torn-1-sepia-three-children.jpg")],
+      ["faded copy of a colour group", await fadedSepia("couple-1-daguerreotype-1850s.jpg", 900)],
+    ] as const) {
+      const src = await raw(input);
+      const out = await raw((await render(request("gta-style-filter", input))).bytes);
+      const { faces } = await detectFaces({ data: src.data, width: src.width, height: src.height });
+      expect(faces.length, label).toBeGreaterThan(0);
+      for (const [f, face] of faces.entries()) {
+        // The face from brow line up to the hairline and down to the chin, inside its oval.
+        const { oval } = headGeometry(face);
+        const inside = polygonMask(oval, out.width, out.height);
+        let area = 0;
+        let blue = 0;
+        for (let i = 0; i < inside.length; i++) {
+          if (!inside[i] || isInk(out, i)) continue;
+          area++;
+          if (out.data[i * 3 + 2]! > out.data[i * 3]!) blue++;
+        }
+        expect(area, label).toBeGreaterThan(500);
+        expect(blue / area, `${label} face ${f}: blue inside the face`).toBeLessThan(0.01);
+      }
+    }
+  }, 120_000);
 });

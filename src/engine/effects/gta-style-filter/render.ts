@@ -11,6 +11,7 @@ import { detectFaces, personMatte, type Face } from "../../vision/human";
 import type { Mask } from "../../shared/mask";
 import { cutOutPeople } from "../../shared/subject";
 import { labOf } from "../../shared/pixel-art";
+import { MESH_BROWS, MESH_EYES } from "../../shared/mesh-parts";
 import { celShade, colourPrint, gradeColour } from "./tone";
 
 /**
@@ -74,6 +75,10 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     colourPrint(lab, n, skinWeight ? await blurred(skinWeight, width, height, side * 0.006) : null, soft);
   } else gradeColour(lab, n);
   const toneL = await blurredLightness(lab, width, height, Math.max(1, side / 400));
+  // A print's skin light and shade in big shapes, at the face's own scale: on a soft,
+  // low-contrast face the picture's blur leaves a mottle of small patches of all three tones.
+  // Not in a colour photo: there the skin's dark tone draws glasses' frames, stubble and brows.
+  if (skin && print) await smoothSkinTone(toneL, lab, skin, width, height, faces);
   const cel = celShade(lab, toneL, n, MATERIALS, req.seed ?? 1, skin);
   mergeSpeckles(cel, width, height, Math.max(24, Math.round(n * MIN_REGION_SHARE)));
 
@@ -124,6 +129,44 @@ async function blurredLightness(lab: Float32Array, width: number, height: number
     .raw()
     .toBuffer();
   return Float32Array.from(out, (v) => v / 255);
+}
+
+/**
+ * The skin's tone lightness (in `toneL`, in place) blurred over the skin only (a normalised
+ * blur: the backdrop's lightness does not bleed in), by a 14th of the smallest face's width.
+ */
+async function smoothSkinTone(
+  toneL: Float32Array,
+  lab: Float32Array,
+  skin: Uint8Array,
+  width: number,
+  height: number,
+  faces: Face[],
+): Promise<void> {
+  const widths = faces.filter((f) => f.mesh.length >= 468).map((f) => headGeometry(f).fw);
+  if (!widths.length) return;
+  const sigma = Math.min(...widths) / 14;
+  // A face under about 70 px keeps the picture's own tone (blurred, its nose and mouth shade
+  // would join into one dark patch).
+  if (sigma < 5) return;
+  const n = width * height;
+  const wL = Buffer.alloc(n);
+  const w = Buffer.alloc(n);
+  for (let i = 0; i < n; i++)
+    if (skin[i]) {
+      w[i] = 255;
+      wL[i] = Math.max(0, Math.min(255, Math.round(lab[i * 3]! * 255)));
+    }
+  const [bl, bw] = (await Promise.all(
+    [wL, w].map((b) =>
+      sharp(b, { raw: { width, height, channels: 1 } })
+        .blur(sigma)
+        .extractChannel(0)
+        .raw()
+        .toBuffer(),
+    ),
+  )) as [Buffer, Buffer];
+  for (let i = 0; i < n; i++) if (skin[i] && bw[i]! > 8) toneL[i] = bl[i]! / bw[i]!;
 }
 
 /** The cut-out's pixels that the person model also calls person (its matte grown a little). */
@@ -185,13 +228,18 @@ function skinMask(
       }
     // Within reach of the face (a neck, a hand at the cheek), not down a whole same-grey
     // garment; fading out between 1 and 1.6 face widths from its centre (no visible cut).
+    // A print has no colour to tell skin from a same-grey backdrop or fair hair (the cut-out is
+    // rough round the head): there the skin reaches only the head's own outline (the oval
+    // grown to the hairline and ears) and the neck below it, or a pale disc rings the head.
     const { cx, fw } = headGeometry(face);
     const cy = face.box[1] + face.box[3] / 2;
+    const head = byColour ? null : headReach(face, oval, cx, fw, width, height);
     for (let h = 0; h < queue.length; h++) {
       const p = queue[h]!;
       const x = p % width;
       for (const nb of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
         if (nb < 0 || nb >= n || skin[nb] || !people[nb]) continue;
+        if (head && !head[nb]) continue;
         const d = Math.hypot((nb % width) - cx, Math.floor(nb / width) - cy) / fw;
         if (d > 1.6) continue;
         const L = lab[nb * 3]!;
@@ -202,8 +250,107 @@ function skinMask(
       }
     }
     queue.length = 0;
+    // A highlight brighter than the face's range (a lit forehead, a shine on a cheek) that the
+    // skin closes in is skin too, not a disc of garment colour.
+    fillEnclosed(skin, width, height, face, (fw * 0.35) ** 2);
   }
   return skin;
+}
+
+/**
+ * The head's own outline: the face oval grown to the hairline, the ears beside it, and below
+ * the mouth a band under the face (the neck, a hand at the chin, bare shoulders).
+ */
+function headReach(
+  face: Face,
+  oval: Array<[number, number]>,
+  cx: number,
+  fw: number,
+  width: number,
+  height: number,
+) {
+  const ox = oval.reduce((a, p) => a + p[0], 0) / oval.length;
+  const oy = oval.reduce((a, p) => a + p[1], 0) / oval.length;
+  const grownOval = oval.map(([x, y]) => [ox + (x - ox) * 1.15, oy + (y - oy) * 1.15] as [number, number]);
+  const a = polygonMask(grownOval, width, height);
+  const mouth = Math.ceil((face.mesh[13]![1] + face.mesh[14]![1]) / 2);
+  const xa = Math.max(0, Math.floor(cx - fw * 0.9));
+  const xb = Math.min(width - 1, Math.ceil(cx + fw * 0.9));
+  for (let y = Math.max(0, mouth); y < height; y++) a.fill(1, y * width + xa, y * width + xb + 1);
+  // The ears, beside the face's sides (a turned face shows one whole, outside its oval).
+  const r = fw * 0.24;
+  for (const k of [234, 454]) {
+    const [ex, ey] = face.mesh[k]!;
+    const sx = ex + Math.sign(ex - ox) * fw * 0.08;
+    for (
+      let y = Math.max(0, Math.floor(ey - r * 1.3));
+      y <= Math.min(height - 1, Math.ceil(ey + r * 1.3));
+      y++
+    )
+      for (let x = Math.max(0, Math.floor(sx - r)); x <= Math.min(width - 1, Math.ceil(sx + r)); x++)
+        if (((x - sx) / r) ** 2 + ((y - ey) / (r * 1.3)) ** 2 <= 1) a[y * width + x] = 1;
+  }
+  return a;
+}
+
+/**
+ * Sets to 255 every region of `mask` under `maxArea` pixels that is not skin (4-connected) and
+ * is closed in by skin, within the face's box grown by half.
+ */
+function fillEnclosed(mask: Uint8Array, width: number, height: number, face: Face, maxArea: number): void {
+  const [bx, by, bw, bh] = face.box;
+  const box = {
+    x0: Math.max(0, Math.floor(bx - bw * 0.5)),
+    x1: Math.min(width - 1, Math.ceil(bx + bw * 1.5)),
+    y0: Math.max(0, Math.floor(by - bh * 0.5)),
+    y1: Math.min(height - 1, Math.ceil(by + bh * 1.5)),
+  };
+  forEachHole(mask, width, box, maxArea, (hole) => {
+    for (const p of hole) mask[p] = 255;
+  });
+}
+
+/**
+ * Calls `visit` with each region of zeros in `mask` (4-connected, within the box, inclusive) that
+ * never reaches the box's edge and has at most `maxArea` pixels, in scan order; `visit` may
+ * change `mask` (later regions are found on the changed mask). The array is reused: copy it to keep it.
+ */
+function forEachHole(
+  mask: Uint8Array,
+  width: number,
+  box: { x0: number; x1: number; y0: number; y1: number },
+  maxArea: number,
+  visit: (hole: number[]) => void,
+): void {
+  const { x0, x1, y0, y1 } = box;
+  const seen = new Uint8Array(mask.length);
+  const queue: number[] = [];
+  for (let sy = y0; sy <= y1; sy++)
+    for (let sx = x0; sx <= x1; sx++) {
+      const start = sy * width + sx;
+      if (mask[start] || seen[start]) continue;
+      queue.length = 0;
+      queue.push(start);
+      seen[start] = 1;
+      let open = false;
+      for (let h = 0; h < queue.length; h++) {
+        const p = queue[h]!;
+        const x = p % width;
+        const y = (p - x) / width;
+        if (x === x0 || x === x1 || y === y0 || y === y1) open = true;
+        for (const q of [
+          x > x0 ? p - 1 : -1,
+          x < x1 ? p + 1 : -1,
+          y > y0 ? p - width : -1,
+          y < y1 ? p + width : -1,
+        ])
+          if (q >= 0 && !mask[q] && !seen[q]) {
+            seen[q] = 1;
+            queue.push(q);
+          }
+      }
+      if (!open && queue.length <= maxArea) visit(queue);
+    }
 }
 
 /**
@@ -413,6 +560,7 @@ async function outlines(
   const side = Math.max(width, height);
   dropShortStrokes(mask, width, height, Math.max(12, Math.round(side / 40)), Math.round(side / 45), features);
   for (const f of faces) drawLipLine(mask, width, height, f);
+  for (const f of faces) drawEyesAndBrows(mask, gray, width, height, f);
   // The features' ink is as wide as the face allows: the picture's stroke width on a small face
   // (a group, a waist-up portrait) joins the nose's shadow and the mouth into one black block,
   // a moustache on every woman. About a 120th of the face's width, never wider than elsewhere.
@@ -468,6 +616,160 @@ function drawLipLine(mask: Uint8Array, width: number, height: number, face: Face
   }
 }
 
+type Pt = readonly [number, number];
+
+/** Stamps a round-capped polyline into a 0/1 mask, `radius(t)` px wide along it (t: 0..1). */
+function stampLine(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  pts: Pt[],
+  radius: (t: number) => number,
+) {
+  const last = pts.length - 1;
+  for (let k = 0; k < last; k++) {
+    const [x0, y0] = pts[k]!;
+    const [x1, y1] = pts[k + 1]!;
+    const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) * 2));
+    for (let s = 0; s <= steps; s++) {
+      const t = s / steps;
+      const rr = radius((k + t) / last);
+      const cx = x0 + (x1 - x0) * t;
+      const cy = y0 + (y1 - y0) * t;
+      for (let y = Math.floor(cy - rr); y <= Math.ceil(cy + rr); y++) {
+        if (y < 0 || y >= height) continue;
+        for (let x = Math.floor(cx - rr); x <= Math.ceil(cx + rr); x++) {
+          if (x < 0 || x >= width) continue;
+          if ((x - cx) ** 2 + (y - cy) ** 2 <= rr * rr) mask[y * width + x] = 1;
+        }
+      }
+    }
+  }
+}
+
+/** The share of points along a polyline (one per pixel) with ink within `reach` px. */
+function inkAlong(mask: Uint8Array, width: number, height: number, pts: Pt[], reach: number): number {
+  let hit = 0;
+  let all = 0;
+  const r = Math.ceil(reach);
+  for (let k = 0; k + 1 < pts.length; k++) {
+    const [x0, y0] = pts[k]!;
+    const [x1, y1] = pts[k + 1]!;
+    const steps = Math.max(1, Math.round(Math.hypot(x1 - x0, y1 - y0)));
+    for (let s = 0; s < steps; s++) {
+      const cx = Math.round(x0 + ((x1 - x0) * s) / steps);
+      const cy = Math.round(y0 + ((y1 - y0) * s) / steps);
+      all++;
+      search: for (let y = Math.max(0, cy - r); y <= Math.min(height - 1, cy + r); y++)
+        for (let x = Math.max(0, cx - r); x <= Math.min(width - 1, cx + r); x++)
+          if (mask[y * width + x] && (x - cx) ** 2 + (y - cy) ** 2 <= reach * reach) {
+            hit++;
+            break search;
+          }
+    }
+  }
+  return all ? hit / all : 1;
+}
+
+/**
+ * The eyes and brows drawn on purpose from the face mesh where the picture's own edges left
+ * them out (a small face, a soft or faded print: its eyes are too faint to ink): each eye's
+ * upper lid as a line tapering to the corners and its iris as a dark disc inside the lids, each
+ * brow as a stroke along its middle. An eye turned away (much narrower than the other) is not
+ * drawn, nor an iris in a shut eye.
+ */
+function drawEyesAndBrows(mask: Uint8Array, gray: Uint8Array, width: number, height: number, face: Face) {
+  if (face.mesh.length < 468) return;
+  const at = (k: number): Pt => [face.mesh[k]![0], face.mesh[k]![1]];
+  const { fw } = headGeometry(face);
+  const reach = Math.max(1.5, fw / 45);
+  const eyeWidths = MESH_EYES.map((e) =>
+    Math.hypot(at(e.inner)[0] - at(e.outer)[0], at(e.inner)[1] - at(e.outer)[1]),
+  );
+  const widest = Math.max(...eyeWidths);
+  MESH_EYES.forEach((e, k) => {
+    const ew = eyeWidths[k]!;
+    if (ew < 4 || ew < widest * 0.55) return;
+    const outer = at(e.outer);
+    const inner = at(e.inner);
+    const upper = [outer, ...e.upper.map(at), inner];
+    const lower = [inner, ...e.lower.map(at).reverse(), outer];
+    const lid = Math.max(0.8, fw / 90);
+    if (inkAlong(mask, width, height, upper, reach) < 0.6)
+      stampLine(mask, width, height, upper, (t) => lid * Math.min(1, 0.5 + Math.min(t, 1 - t) * 2.5));
+    // The iris: where the eye is darkest along it, as wide as the lids are open.
+    const top = at(e.upper[3]!);
+    const bottom = at(e.lower[3]!);
+    const opening = Math.hypot(top[0] - bottom[0], top[1] - bottom[1]);
+    if (opening < ew * 0.18) return;
+    const contour = [...upper, ...lower.slice(1, -1)].map((p) => [p[0], p[1]] as [number, number]);
+    const x0 = Math.max(0, Math.floor(Math.min(...contour.map((p) => p[0]))));
+    const x1 = Math.min(width - 1, Math.ceil(Math.max(...contour.map((p) => p[0]))));
+    const y0 = Math.max(0, Math.floor(Math.min(...contour.map((p) => p[1]))));
+    const y1 = Math.min(height - 1, Math.ceil(Math.max(...contour.map((p) => p[1]))));
+    const inside = polygonMask(
+      contour.map(([x, y]) => [x - x0, y - y0] as [number, number]),
+      x1 - x0 + 1,
+      y1 - y0 + 1,
+    );
+    let sum = 0;
+    let count = 0;
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++)
+        if (inside[(y - y0) * (x1 - x0 + 1) + (x - x0)]) {
+          sum += gray[y * width + x]!;
+          count++;
+        }
+    if (!count) return;
+    const mean = sum / count;
+    let sw = 0;
+    let sx = 0;
+    let sy = 0;
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++)
+        if (inside[(y - y0) * (x1 - x0 + 1) + (x - x0)]) {
+          const w = Math.max(0, mean + 4 - gray[y * width + x]!) ** 2;
+          sw += w;
+          sx += w * x;
+          sy += w * y;
+        }
+    const mx = (top[0] + bottom[0]) / 2;
+    const my = (top[1] + bottom[1]) / 2;
+    const ux = (inner[0] - outer[0]) / ew;
+    const uy = (inner[1] - outer[1]) / ew;
+    const along =
+      sw > 0 ? Math.max(-0.18 * ew, Math.min(0.18 * ew, (sx / sw - mx) * ux + (sy / sw - my) * uy)) : 0;
+    const ix = mx + ux * along;
+    const iy = my + uy * along;
+    const r = Math.min(0.3 * ew, opening * 0.62);
+    let irisInk = 0;
+    let irisAll = 0;
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++)
+        if (inside[(y - y0) * (x1 - x0 + 1) + (x - x0)] && (x - ix) ** 2 + (y - iy) ** 2 <= r * r) {
+          irisAll++;
+          if (mask[y * width + x]) irisInk++;
+        }
+    if (!irisAll || irisInk / irisAll >= 0.4) return;
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++)
+        if (inside[(y - y0) * (x1 - x0 + 1) + (x - x0)] && (x - ix) ** 2 + (y - iy) ** 2 <= r * r)
+          mask[y * width + x] = 1;
+  });
+  MESH_BROWS.forEach((b, k) => {
+    if ((eyeWidths[k] ?? 0) < widest * 0.55) return;
+    const mid = b.upper.map((u, j) => {
+      const [ax, ay] = at(u);
+      const [bx, by] = at(b.lower[j]!);
+      return [(ax + bx) / 2, (ay + by) / 2] as Pt;
+    });
+    if (inkAlong(mask, width, height, mid, reach) >= 0.5) return;
+    const w = Math.max(0.8, fw / 80);
+    // Thickest toward the nose, thinning to the outer end.
+    stampLine(mask, width, height, mid, (t) => w * (0.55 + 0.45 * t));
+  });
+}
+
 /** A 0/1 line mask grown by `radius` px (0: as drawn), smoothed and thresholded (0 or 255). */
 async function grown(
   mask: Uint8Array,
@@ -511,57 +813,35 @@ function dropStrayRings(mask: Uint8Array, width: number, height: number, face: F
     Math.max(...ny) - Math.min(...ny) + 2 * pad,
   ];
   const tight = [eyeR!, eyeL!, mouth!, nostrils];
-  const x0 = Math.max(0, Math.floor(Math.min(...oval.map((p) => p[0]))) - 2);
-  const x1 = Math.min(width - 1, Math.ceil(Math.max(...oval.map((p) => p[0]))) + 2);
-  const y0 = Math.max(0, Math.floor(Math.min(...oval.map((p) => p[1]))) - 2);
-  const y1 = Math.min(height - 1, Math.ceil(Math.max(...oval.map((p) => p[1]))) + 2);
-  const maxHole = (fw * 0.12) ** 2;
-  const seen = new Uint8Array(width * height);
-  const queue: number[] = [];
-  for (let sy = y0; sy <= y1; sy++)
-    for (let sx = x0; sx <= x1; sx++) {
-      const start = sy * width + sx;
-      if (mask[start] || seen[start]) continue;
-      // One region of no ink (4-connected), within the oval's box: a hole if it never reaches the box's edge.
-      queue.length = 0;
-      queue.push(start);
-      seen[start] = 1;
-      let open = false;
-      let sumX = 0;
-      let sumY = 0;
-      for (let h = 0; h < queue.length; h++) {
-        const p = queue[h]!;
-        const x = p % width;
-        const y = (p - x) / width;
-        sumX += x;
-        sumY += y;
-        if (x === x0 || x === x1 || y === y0 || y === y1) open = true;
-        for (const q of [
-          x > x0 ? p - 1 : -1,
-          x < x1 ? p + 1 : -1,
-          y > y0 ? p - width : -1,
-          y < y1 ? p + width : -1,
-        ])
-          if (q >= 0 && !mask[q] && !seen[q]) {
-            seen[q] = 1;
-            queue.push(q);
-          }
-      }
-      if (open || queue.length > maxHole) continue;
-      const cx = sumX / queue.length;
-      const cy = sumY / queue.length;
-      if (!inOval[Math.round(cy) * width + Math.round(cx)]) continue;
-      if (tight.some(([bx, by, bw, bh]) => cx >= bx && cx <= bx + bw && cy >= by && cy <= by + bh)) continue;
-      // The ring: ink within a stroke's reach of the hole.
-      const reach = Math.max(2, Math.round(Math.sqrt(queue.length) * 0.3));
-      for (const p of queue) {
-        const x = p % width;
-        const y = (p - x) / width;
-        for (let yy = Math.max(0, y - reach); yy <= Math.min(height - 1, y + reach); yy++)
-          for (let xx = Math.max(0, x - reach); xx <= Math.min(width - 1, x + reach); xx++)
-            mask[yy * width + xx] = 0;
-      }
+  const box = {
+    x0: Math.max(0, Math.floor(Math.min(...oval.map((p) => p[0]))) - 2),
+    x1: Math.min(width - 1, Math.ceil(Math.max(...oval.map((p) => p[0]))) + 2),
+    y0: Math.max(0, Math.floor(Math.min(...oval.map((p) => p[1]))) - 2),
+    y1: Math.min(height - 1, Math.ceil(Math.max(...oval.map((p) => p[1]))) + 2),
+  };
+  // Each region of no ink within the oval's box that never reaches the box's edge: a hole.
+  forEachHole(mask, width, box, (fw * 0.12) ** 2, (hole) => {
+    let sumX = 0;
+    let sumY = 0;
+    for (const p of hole) {
+      const x = p % width;
+      sumX += x;
+      sumY += (p - x) / width;
     }
+    const cx = sumX / hole.length;
+    const cy = sumY / hole.length;
+    if (!inOval[Math.round(cy) * width + Math.round(cx)]) return;
+    if (tight.some(([bx, by, bw, bh]) => cx >= bx && cx <= bx + bw && cy >= by && cy <= by + bh)) return;
+    // The ring: ink within a stroke's reach of the hole.
+    const reach = Math.max(2, Math.round(Math.sqrt(hole.length) * 0.3));
+    for (const p of hole) {
+      const x = p % width;
+      const y = (p - x) / width;
+      for (let yy = Math.max(0, y - reach); yy <= Math.min(height - 1, y + reach); yy++)
+        for (let xx = Math.max(0, x - reach); xx <= Math.min(width - 1, x + reach); xx++)
+          mask[yy * width + xx] = 0;
+    }
+  });
 }
 
 /**

@@ -111,7 +111,8 @@ export function colourPrint(
   }
   for (let i = 0; i < n; i++) {
     const s = skin ? skin[i]! / 255 : 0;
-    const L = Math.min(0.94, mapL(lab[i * 3]!) + lift * s);
+    // Lit skin stays a peach, not a white blob (a bright cheek beside a dark print's shadows).
+    const L = Math.min(0.94 - 0.1 * s, mapL(lab[i * 3]!) + lift * s);
     const p = people ? people[i]! / 255 : 0;
     const [sa, sb] = ramp(SKIN, L);
     const [ga, gb] = ramp(GARMENT, L);
@@ -206,11 +207,18 @@ export function celShade(
   const material = new Uint8Array(n);
   for (let i = 0; i < n; i++)
     material[i] = skin?.[i] ? k : nearest(lab[i * 3]! * MATERIAL_L, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
-  return tones(lab, toneL, n, material, k + 1);
+  return tones(lab, toneL, n, material, k + 1, skin ? k : -1);
 }
 
 /** Each material in at most three flat tones, by its own lightness (see {@link celShade}). */
-function tones(lab: Float32Array, toneL: Float32Array, n: number, material: Uint8Array, k: number): Buffer {
+function tones(
+  lab: Float32Array,
+  toneL: Float32Array,
+  n: number,
+  material: Uint8Array,
+  k: number,
+  skinMaterial: number,
+): Buffer {
   // Each material's tone thresholds from its lightness histogram.
   const hist = new Uint32Array(k * 256);
   const count = new Uint32Array(k);
@@ -228,6 +236,9 @@ function tones(lab: Float32Array, toneL: Float32Array, n: number, material: Uint
   for (let c = 0; c < k; c++) {
     const spread = quantile(c, 0.95) - quantile(c, 0.05);
     lowCut[c] = spread < 0.06 ? -1 : quantile(c, 0.33);
+    // The skin's shadow is a real shadow, well under its middle tone: a small, evenly lit face
+    // would otherwise have its darkest third (the nose's and mouth's shade) as one dark snout.
+    if (c === skinMaterial) lowCut[c] = Math.min(lowCut[c]!, quantile(c, 0.5) - 0.07);
     highCut[c] = spread < 0.12 ? 2 : quantile(c, 0.84);
   }
   const tone = new Uint8Array(n);
