@@ -314,6 +314,16 @@ const rgbOf = ([L, A, B]: Lab): [number, number, number] => oklabToRgb(clampL(L)
 /** The mark `drawFaces` leaves on a cell painted with a face's skin ramp (features: 1). */
 export const SKIN = 2;
 
+/** Options of `drawFaces`. */
+export interface DrawFacesOptions {
+  /**
+   * For a b/w or toned print (the caller's judgement, from the whole photo): the hue (OKLab a,
+   * b) every face's ramp and features are drawn in instead of the print's grey or tint, as a
+   * hand-colourist tints skin. Without it a face keeps its own hue.
+   */
+  monoSkinHue?: readonly [number, number];
+}
+
 /**
  * Draws every face onto `out` (cols x rows RGB cells, already mapped to the palette). `lab` is
  * the photo's colour per cell (OKLab, before the palette); `sx`, `sy` map mesh pixels to cells.
@@ -330,6 +340,7 @@ export function drawFaces(
   sy: number,
   person: Uint8Array | null,
   photo: RgbPixels | null = null,
+  opts: DrawFacesOptions = {},
 ): Uint8Array {
   const drawn = new Uint8Array(cols * rows);
   const ovals = new Uint8Array(cols * rows);
@@ -340,7 +351,7 @@ export function drawFaces(
       rows,
     ))
       ovals[i] = 1;
-  for (const f of faces) drawFace(out, lab, cols, rows, f, sx, sy, drawn, person, ovals, photo);
+  for (const f of faces) drawFace(out, lab, cols, rows, f, sx, sy, drawn, person, ovals, photo, opts);
   return drawn;
 }
 
@@ -356,6 +367,7 @@ function drawFace(
   person: Uint8Array | null,
   ovals: Uint8Array,
   photo: RgbPixels | null,
+  opts: DrawFacesOptions,
 ): void {
   const P = (i: number): Pt => [f.mesh[i]![0] * sx, f.mesh[i]![1] * sy];
   const faceW = faceWidth(f) * sx;
@@ -382,10 +394,13 @@ function drawFace(
   const Lm = median(candidates.map((i) => lab[i * 3]!));
   const am = median(candidates.map((i) => lab[i * 3 + 1]!));
   const bm = median(candidates.map((i) => lab[i * 3 + 2]!));
+  // (On a print drawn in a skin hue a lit forehead or cheek is skin too, and so is a shadow
+  // under the nose or lip: left out, they stayed the print's paper white or grey inside the face.)
+  const [darkest, lightest] = opts.monoSkinHue ? [-0.3, Infinity] : [-0.24, 0.2];
   const isSkin = (i: number, tight = false) => {
     const dL = lab[i * 3]! - Lm;
     const dc = Math.hypot(lab[i * 3 + 1]! - am, lab[i * 3 + 2]! - bm);
-    return tight ? dc < 0.045 && dL > -0.2 && dL < 0.15 : dc < 0.06 && dL > -0.24 && dL < 0.2;
+    return tight ? dc < 0.045 && dL > -0.2 && dL < 0.15 : dc < 0.06 && dL > darkest && dL < lightest;
   };
   const skinSet = new Set<number>(candidates.filter((i) => isSkin(i)));
   if (skinSet.size < candidates.length * 0.4) return; // not a face's skin we can read (a mask, a shadow)
@@ -393,7 +408,7 @@ function drawFace(
   // colours there); on a colour photo so do the person's neck, hands and arms near the face.
   const skin = face.filter((i) => !drawn[i] && isSkin(i));
   const chromaM = Math.hypot(am, bm);
-  if (person && chromaM >= 0.02) {
+  if (person && chromaM >= 0.02 && !opts.monoSkinHue) {
     const fx = (P(234)[0] + P(454)[0]) / 2;
     const fy = (P(10)[1] + P(152)[1]) / 2;
     for (let y = Math.max(0, Math.floor(fy - faceW)); y < Math.min(rows, Math.ceil(fy + 3 * faceW)); y++)
@@ -406,17 +421,61 @@ function drawFace(
         if (person[i] && !ovals[i] && !drawn[i] && isSkin(i, true)) skin.push(i);
       }
   }
+  // On a print drawn in a skin hue, the forehead above the mesh's oval and the temples and ears
+  // beside it, where the print has them in the face's tones (and the person's matte agrees):
+  // left out, a lit forehead stayed a band of paper white between the face and the hair. Not
+  // below the mouth (a white collar is as light as a lit face).
+  if (opts.monoSkinHue) {
+    const below = P(13)[1];
+    const taken = new Set(skin);
+    let front = [...skin];
+    for (let step = 0; step < Math.max(1, Math.round(faceW * 0.2)); step++) {
+      const next: number[] = [];
+      for (const i of front) {
+        const x = i % cols;
+        const y = (i - x) / cols;
+        for (const [dx, dy] of [
+          [1, 0],
+          [-1, 0],
+          [0, 1],
+          [0, -1],
+        ] as const) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if (nx < 0 || ny < 0 || nx >= cols || ny >= rows || ny + 0.5 > below) continue;
+          const j = ny * cols + nx;
+          if (taken.has(j) || ovals[j] || drawn[j] || (person && !person[j])) continue;
+          const dL = lab[j * 3]! - Lm;
+          if (dL < -0.12 || dL > 0.34) continue;
+          taken.add(j);
+          next.push(j);
+        }
+      }
+      skin.push(...next);
+      front = next;
+    }
+  }
 
   // Four tones, hue-shifted as pixel artists shade: redder, deeper shadows; warmer lights. On a
   // b/w or toned print (a grey face) the ramp is drawn no lighter than a lit face's mid-tone: a
   // daguerreotype's pale (or lifted) face would otherwise go near white, its eyes black holes.
-  const chroma = chromaM;
-  const Ld = chroma < MONO_FACE_CHROMA ? Math.min(Lm, MONO_FACE_MAX_L) : Lm;
+  // (A print's face, b/w or toned, drawn in a given skin hue takes that hue for its ramp and
+  // features: the print's tone is no guide to the skin's.)
+  const print = opts.monoSkinHue !== undefined || chromaM < MONO_FACE_CHROMA;
+  const [ra, rb] = opts.monoSkinHue ?? [am, bm];
+  const chroma = Math.hypot(ra, rb);
+  // (A print's face drawn in a skin hue is drawn a little lighter than the print has it, as a
+  // tinted face reads: a mid-grey face in a print is as often a lit pale face as a dark one.)
+  const Ld = !print
+    ? Lm
+    : opts.monoSkinHue
+      ? Math.min(Lm, PRINT_SKIN_MAX_L) + Math.max(0, PRINT_SKIN_MAX_L - Lm) * PRINT_SKIN_LIFT
+      : Math.min(Lm, MONO_FACE_MAX_L);
   const ramp: Lab[] = [
-    [Ld - 0.2, am * 0.95 + 0.02, bm * 0.8 - 0.01],
-    [Ld - 0.1, am + 0.012, bm * 0.95 - 0.004],
-    [Ld, am * 1.06, bm * 1.06],
-    [Ld + 0.09, am * 0.85, bm * 0.9 + (chroma > 0.02 ? 0.012 : 0.004)],
+    [Ld - 0.2, ra * 0.95 + 0.02, rb * 0.8 - 0.01],
+    [Ld - 0.1, ra + 0.012, rb * 0.95 - 0.004],
+    [Ld, ra * 1.06, rb * 1.06],
+    [Ld + 0.09, ra * 0.85, rb * 0.9 + (chroma > 0.02 ? 0.012 : 0.004)],
   ];
   const rampRgb = ramp.map(rgbOf);
   const skinL = skin.map((i) => lab[i * 3]!);
@@ -470,14 +529,10 @@ function drawFace(
 
   // Feature colours, from the face's own colour.
   // (On a grey print's face a little less than black: black eye blocks stare out of a pale face.)
-  const dark = rgbOf([
-    chroma < MONO_FACE_CHROMA ? Ld - 0.42 : Math.min(0.24, Ld - 0.36),
-    am * 0.5 + 0.01,
-    bm * 0.4 - 0.012,
-  ]);
-  const white = rgbOf([Math.min(0.93, Math.max(Ld + 0.1, 0.8)), am * 0.15, bm * 0.15 - 0.006]);
-  const lipLine = rgbOf([Math.min(Ld - 0.22, 0.5), am + 0.05, bm * 0.6]);
-  const lipTone = rgbOf([Ld - 0.07, am + 0.035, bm * 0.95]);
+  const dark = rgbOf([print ? Ld - 0.42 : Math.min(0.24, Ld - 0.36), ra * 0.5 + 0.01, rb * 0.4 - 0.012]);
+  const white = rgbOf([Math.min(0.93, Math.max(Ld + 0.1, 0.8)), ra * 0.15, rb * 0.15 - 0.006]);
+  const lipLine = rgbOf([Math.min(Ld - 0.22, 0.5), ra + 0.05, rb * 0.6]);
+  const lipTone = rgbOf([Ld - 0.07, ra + 0.035, rb * 0.95]);
   // Brows: the photo's brow colour, kept clearly darker than the skin.
   const browCells = browPolys.flatMap((p) => polygonCells(p, cols, rows));
   const browLab: Lab =
@@ -488,7 +543,10 @@ function drawFace(
           median(browCells.map((i) => lab[i * 3 + 2]!)),
         ]
       : [Ld - 0.3, am, bm];
-  const brow = rgbOf([Math.min(browLab[0], Ld - 0.24), browLab[1], browLab[2]]);
+  // (A grey print's brows, on a face drawn in a skin hue, in a brown of that hue.)
+  const brow = !opts.monoSkinHue
+    ? rgbOf([Math.min(browLab[0], Ld - 0.24), browLab[1], browLab[2]])
+    : rgbOf([Math.min(browLab[0], Ld - 0.24), ra * 0.45, rb * 0.45]);
 
   /** Share of skin cells around a feature (its box grown by one cell, the feature itself left out). */
   const skinAround = (poly: Pt[]): number => {
@@ -654,8 +712,11 @@ function drawFace(
 
 /** A face greyer than this (OKLab chroma of its median) is a b/w or toned print's... */
 const MONO_FACE_CHROMA = 0.03;
-/** ...and its ramp's mid-tone is at most this light. */
+/** ...and its ramp's mid-tone is at most this light (a print's face drawn in a skin hue: the second). */
 const MONO_FACE_MAX_L = 0.72;
+const PRINT_SKIN_MAX_L = 0.8;
+/** How far a darker print face's ramp is lifted towards that. */
+const PRINT_SKIN_LIFT = 0.4;
 
 /** Faces narrower than this (cells) get no glasses drawn: the frame would cover the face. */
 const GLASSES_MIN_FACE_CELLS = 14;

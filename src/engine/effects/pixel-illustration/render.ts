@@ -9,7 +9,15 @@ import {
   type RawImage,
 } from "../../shared/image-io";
 import { upscaleCells } from "../../shared/pixel-grid";
-import { labOf, oklab, oklabToRgb } from "../../shared/pixel-art";
+import {
+  cleanLoneCells,
+  colourSpread,
+  labOf,
+  lightnessRange,
+  MONOCHROME_SPREAD,
+  oklab,
+  oklabToRgb,
+} from "../../shared/pixel-art";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
 import { drawFaces, faceWidth, limitColours } from "../../shared/pixel-face";
 
@@ -79,6 +87,33 @@ export const PALETTE: readonly (readonly [number, number, number])[] = [
 );
 
 const PALETTE_LAB = PALETTE.map(([r, g, b]) => oklab(r, g, b));
+
+/** The palette in OKLab as one array (k x 3), as `cleanLoneCells` takes it. */
+const PALETTE_LAB_CELLS = Float32Array.from(PALETTE_LAB.flat());
+
+/** A photo whose median lightness (OKLab) is under this is a dark one (backlit grass, a dusk)... */
+const DARK_MEDIAN_L = 0.45;
+/** ...and is lifted so that its median is about this light. */
+const LIFTED_MEDIAN_L = 0.47;
+
+/**
+ * A dark photo's shadows lifted (a power curve on every channel, in place): the palette's dark
+ * end is navy and near-black, so dark green grass or a dusk street came out as one navy mass;
+ * lifted, they reach the palette's greens and browns. Photos not dark are left as they are.
+ */
+function liftShadows(img: RawImage): void {
+  const n = img.width * img.height;
+  const L = labOf(img.data as Buffer, n);
+  const ls = new Float32Array(n);
+  for (let i = 0; i < n; i++) ls[i] = L[i * 3]!;
+  ls.sort();
+  const median = ls[Math.floor((n - 1) / 2)]!;
+  if (median >= DARK_MEDIAN_L) return;
+  const power = Math.log(LIFTED_MEDIAN_L) / Math.log(Math.max(0.2, median));
+  const lut = Uint8Array.from({ length: 256 }, (_, c) => Math.round(255 * (c / 255) ** power));
+  const d = img.data;
+  for (let i = 0; i < d.length; i++) d[i] = lut[d[i]!]!;
+}
 
 /** Index of the palette colour nearest to an sRGB colour (ties go to the lower index). */
 export function nearestPaletteIndex(r: number, g: number, b: number): number {
@@ -151,11 +186,17 @@ async function renderWithFaces(work: RawImage, faces: Face[]): Promise<EffectOut
   const { cols, rows } = gridSize(work.width, work.height, cellsLong);
   const n = cols * rows;
   const cells = await transformRaw(work, lift(cols, rows));
-  const out = toPalette(cells.data, n);
+  let lab = labOf(cells.data, n);
+  const print = printRamp(lab, n);
+  let out: Uint8Array;
+  if (print) {
+    lab = print.lab;
+    out = print.out(cols, rows);
+  } else out = toPalette(cells.data, n);
   const person = await personCells(work, cols, rows);
   const drawn = drawFaces(
     out,
-    labOf(cells.data, n),
+    lab,
     cols,
     rows,
     faces,
@@ -163,8 +204,9 @@ async function renderWithFaces(work: RawImage, faces: Face[]): Promise<EffectOut
     rows / work.height,
     person?.mask ?? null,
     { data: work.data as Buffer, width: work.width, height: work.height },
+    print ? { monoSkinHue: PRINT_SKIN_HUE } : {},
   );
-  if (person) selOut(out, person.alpha, cols, rows);
+  if (person) selOut(out, person.alpha, cols, rows, print?.darker);
   limitColours(out, n, MAX_COLOURS, drawn);
   return encodePng(upscaleCells(out, cols, rows, TARGET_LONG_SIDE));
 }
@@ -202,7 +244,13 @@ const SURE_BACKGROUND = 56;
  * sprite does. Only where the matte is sure on both sides (an unsure matte, common on old
  * prints, would draw stray contours through the background). The frame's edge is no outline.
  */
-function selOut(out: Uint8Array, alpha: Buffer, cols: number, rows: number): void {
+function selOut(
+  out: Uint8Array,
+  alpha: Buffer,
+  cols: number,
+  rows: number,
+  darker?: (L: number) => readonly number[],
+): void {
   const edge: number[] = [];
   const bg = (i: number) => alpha[i]! <= SURE_BACKGROUND;
   for (let y = 0; y < rows; y++)
@@ -220,10 +268,12 @@ function selOut(out: Uint8Array, alpha: Buffer, cols: number, rows: number): voi
   for (const i of edge) {
     const [L, A, B] = oklab(out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!);
     if (L < 0.3) continue; // already dark enough to read as an edge
-    const p = PALETTE[nearestPaletteIndex(...oklabToRgb(Math.max(0.1, L - 0.2), A * 0.9, B * 0.9))]!;
-    out[i * 3] = p[0];
-    out[i * 3 + 1] = p[1];
-    out[i * 3 + 2] = p[2];
+    const p = darker
+      ? darker(L)
+      : PALETTE[nearestPaletteIndex(...oklabToRgb(Math.max(0.1, L - 0.2), A * 0.9, B * 0.9))]!;
+    out[i * 3] = p[0]!;
+    out[i * 3 + 1] = p[1]!;
+    out[i * 3 + 2] = p[2]!;
   }
 }
 
@@ -233,6 +283,7 @@ async function renderPlain(bytes: Uint8Array): Promise<EffectOutput> {
   // to the grid: the averaging kernel gives each cell its area's mean colour.
   const work = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: GRID_LONG_SIDE * 4 });
   const { cols, rows } = gridSize(work.width, work.height);
+  liftShadows(work);
   const cells = await transformRaw(work, (img) =>
     img
       // Slightly punchier colour and contrast, as hand-made pixel art tends to be; it also
@@ -242,15 +293,129 @@ async function renderPlain(bytes: Uint8Array): Promise<EffectOutput> {
       .resize(cols, rows, { fit: "fill", kernel: "mitchell" }),
   );
 
+  const print = printRamp(labOf(cells.data, cols * rows), cols * rows);
+  if (print) return encodePng(upscaleCells(print.out(cols, rows), cols, rows, TARGET_LONG_SIDE));
+
   // Palette mapping, one colour per cell. Deterministic: no dithering noise, no randomness.
+  // Then lone cells (photo noise: a speck of another colour in grass or fur) join their
+  // neighbours, as a pixel artist keeps clusters clean; a lone darker cell (an eye, a nostril) stays.
+  const idx = new Uint8Array(cols * rows);
+  for (let i = 0; i < cols * rows; i++)
+    idx[i] = nearestPaletteIndex(cells.data[i * 3]!, cells.data[i * 3 + 1]!, cells.data[i * 3 + 2]!);
+  const clean = cleanLoneCells(idx, cols, rows, PALETTE_LAB_CELLS);
   const cellColour = new Uint8Array(cols * rows * 3);
-  for (let i = 0; i < cols * rows; i++) {
-    const p =
-      PALETTE[nearestPaletteIndex(cells.data[i * 3]!, cells.data[i * 3 + 1]!, cells.data[i * 3 + 2]!)]!;
-    cellColour[i * 3] = p[0];
-    cellColour[i * 3 + 1] = p[1];
-    cellColour[i * 3 + 2] = p[2];
-  }
+  for (let i = 0; i < cols * rows; i++) cellColour.set(PALETTE[clean[i]!]!, i * 3);
 
   return encodePng(upscaleCells(cellColour, cols, rows, TARGET_LONG_SIDE));
+}
+
+/**
+ * The hue (OKLab a, b) a b/w or toned print's faces are drawn in: a warm peach, as a
+ * hand-colourist tinted faces on such prints (the print's lightness gives the skin's tone).
+ */
+export const PRINT_SKIN_HUE: readonly [number, number] = [0.034, 0.05];
+
+/** Steps of a print's ramp, and the lightness it spans. */
+const PRINT_STEPS = 9;
+const PRINT_L: readonly [number, number] = [0.17, 0.95];
+
+/**
+ * A b/w or toned print's ramp (OKLab), dark to light, the way pixel artists shade: every step
+ * clearly apart in lightness, the hue shifting along it. A sepia or brown print gets a warm
+ * one (plum-brown shadows, brown mids, cream lights); a neutral b/w print a duotone of navy
+ * shadows and warm paper lights.
+ */
+export function printRampColours(warm: boolean): Float32Array {
+  const out = new Float32Array(PRINT_STEPS * 3);
+  for (let s = 0; s < PRINT_STEPS; s++) {
+    const t = s / (PRINT_STEPS - 1);
+    const L = PRINT_L[0] + (PRINT_L[1] - PRINT_L[0]) * t;
+    // chroma peaks in the mid-tones and fades to the paper white
+    const c = Math.sin(Math.PI * Math.min(1, t * 1.15));
+    const [a, b] = warm ? [0.03 - 0.022 * t, 0.008 + 0.05 * t] : [0.004 - 0.008 * t, -0.045 + 0.06 * t];
+    out[s * 3] = L;
+    out[s * 3 + 1] = a * (0.35 + 0.65 * c);
+    out[s * 3 + 2] = b * (0.35 + 0.65 * c);
+  }
+  return out;
+}
+
+/**
+ * A b/w or toned photo (cells' chroma spread under `MONOCHROME_SPREAD`, or colours all on the
+ * line of one tint's hue: a strong sepia) drawn in a deliberate
+ * ramp instead of the palette (whose peach and olive cells speckle a grey print): its
+ * lightness stretched to the ramp's range, each cell the step nearest in lightness, lone cells
+ * joined to their neighbours. Returns null for a colour photo. `lab` is the cells' colour as
+ * the faces are to read it (the stretched lightness, the print's own tint).
+ */
+function printRamp(
+  lab: Float32Array,
+  n: number,
+): {
+  lab: Float32Array;
+  out: (cols: number, rows: number) => Uint8Array;
+  darker: (L: number) => readonly number[];
+} | null {
+  const { spread, tintA, tintB } = colourSpread(lab, n);
+  const tint = Math.hypot(tintA, tintB);
+  if (spread >= MONOCHROME_SPREAD && offTintSpread(lab, n, tintA, tintB) >= PRINT_HUE_SPREAD) return null;
+  const ramp = printRampColours(tint > WARM_PRINT_TINT && tintB > 0);
+  const rgb = Array.from({ length: PRINT_STEPS }, (_, s) =>
+    oklabToRgb(ramp[s * 3]!, ramp[s * 3 + 1]!, ramp[s * 3 + 2]!),
+  );
+  const [lo, hi] = lightnessRange(lab, n, 0.01, 0.99);
+  const span = Math.max(0.2, hi - lo);
+  const stretched = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const t = Math.max(0, Math.min(1, (lab[i * 3]! - lo) / span));
+    stretched[i * 3] = PRINT_L[0] - 0.02 + (PRINT_L[1] - PRINT_L[0] + 0.04) * t;
+    stretched[i * 3 + 1] = lab[i * 3 + 1]!;
+    stretched[i * 3 + 2] = lab[i * 3 + 2]!;
+  }
+  const step = (L: number) =>
+    Math.max(
+      0,
+      Math.min(
+        PRINT_STEPS - 1,
+        Math.round(((L - PRINT_L[0]) / (PRINT_L[1] - PRINT_L[0])) * (PRINT_STEPS - 1)),
+      ),
+    );
+  return {
+    lab: stretched,
+    out: (cols, rows) => {
+      const idx = new Uint8Array(n);
+      for (let i = 0; i < n; i++) idx[i] = step(stretched[i * 3]!);
+      const clean = cleanLoneCells(idx, cols, rows, ramp);
+      const out = new Uint8Array(n * 3);
+      for (let i = 0; i < n; i++) out.set(rgb[clean[i]!]!, i * 3);
+      return out;
+    },
+    darker: (L) => rgb[Math.max(0, step(L) - 2)]!,
+  };
+}
+
+/** A print whose mean tint is stronger than this (OKLab chroma, towards yellow) is sepia or brown-toned. */
+const WARM_PRINT_TINT = 0.025;
+/**
+ * A photo whose colours stray less than this from its tint's hue line (OKLab) is a toned
+ * print however strong the toning (chroma rising with lightness spreads a strong sepia's
+ * colours along that line, not across it). The fixtures' prints stray 0.005 at most; the
+ * least varied colour photos (a face filling the frame, a grey raccoon) 0.0095.
+ */
+const PRINT_HUE_SPREAD = 0.0065;
+/** A tint weaker than this (OKLab chroma of the mean) gives no hue line to measure along. */
+const MIN_TONE_TINT = 0.015;
+
+/**
+ * How far colours (OKLab) stray across the line of the tint's hue (root mean square); without a
+ * clear tint there is no such line (a grey print is found by its chroma spread alone).
+ */
+function offTintSpread(lab: Float32Array, n: number, tintA: number, tintB: number): number {
+  const c = Math.hypot(tintA, tintB);
+  if (c < MIN_TONE_TINT) return Infinity;
+  const ua = tintA / c;
+  const ub = tintB / c;
+  let v = 0;
+  for (let i = 0; i < n; i++) v += (lab[i * 3 + 2]! * ua - lab[i * 3 + 1]! * ub) ** 2;
+  return Math.sqrt(v / n);
 }
