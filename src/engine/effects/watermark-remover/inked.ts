@@ -131,6 +131,8 @@ function judgeInk(
 export interface InkMark {
   mask: Uint8Array;
   point: InkPoint;
+  /** Un-blended per pixel at the opacity that fits the photo around it (render.ts), nothing inpainted. */
+  soft?: boolean;
 }
 
 export interface InkedText {

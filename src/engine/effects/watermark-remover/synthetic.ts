@@ -166,3 +166,93 @@ export async function applyLogoMark(
     .toBuffer();
   return { image, logo: { left: x0, top: y0, width: size, height: size } };
 }
+
+/**
+ * A mark of two lines (a word over a smaller line: "PROOF" / "FOR RESALE"), one ink and
+ * opacity, one angle, the second baseline parallel to the first, 1.2-1.7 line heights below.
+ * Seeded font, weight, size, angle, place, opacity and colour: translucent black or dark grey
+ * (`dark`) or a saturated colour drawn over the photo's own most saturated region (`hue`).
+ * Returns the image (JPEG) and each line's own pixels (1 where that line's glyphs are).
+ */
+export async function applyTwoLineMark(
+  clean: Uint8Array,
+  seed: number,
+  kind: "dark" | "hue",
+): Promise<{ image: Buffer; lines: Uint8Array[]; mark: Record<string, unknown> }> {
+  const r = uniform(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
+  const meta = await sharp(clean).metadata();
+  const width = meta.width!;
+  const height = meta.height!;
+  const short = Math.min(width, height);
+  const px = Math.round(short * (0.09 + r() * 0.05));
+  const px2 = Math.round(px * (0.45 + r() * 0.3));
+  const words = [
+    pick(["PROOF", "SAMPLE", "PREVIEW", "DRAFT"]),
+    pick(["FOR RESALE", "not for use", "© Lumen Stock", "www.pixfield.net"]),
+  ] as const;
+  const font = pick(FONTS);
+  const bold = r() < 0.5;
+  const angle = Math.round(-30 + r() * 60);
+  const gap = Math.round(px * (1.2 + r() * 0.5));
+  const cx = Math.round(width * (0.4 + r() * 0.2));
+  const cy = Math.round(height * (0.35 + r() * 0.2));
+  let colour: string;
+  let opacity: number;
+  if (kind === "dark") {
+    colour = r() < 0.6 ? "#000000" : "#282828";
+    opacity = 0.3 + r() * 0.2;
+  } else {
+    // The photo's own most saturated colour, pushed further (red on a red saucer).
+    const { data } = await sharp(clean)
+      .removeAlpha()
+      .resize(32, 32, { fit: "fill" })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    let best = 0;
+    let rgb = [200, 30, 30];
+    for (let i = 0; i < 32 * 32; i++) {
+      const c = [data[i * 3]!, data[i * 3 + 1]!, data[i * 3 + 2]!];
+      const sat = Math.max(...c) - Math.min(...c);
+      if (sat > best) [best, rgb] = [sat, c];
+    }
+    const lo = Math.min(...rgb);
+    const hi = Math.max(...rgb);
+    colour = `#${rgb
+      .map((v) =>
+        Math.round(((v - lo) / Math.max(1, hi - lo)) * 210 + 20)
+          .toString(16)
+          .padStart(2, "0"),
+      )
+      .join("")}`;
+    opacity = 0.55 + r() * 0.3;
+  }
+  const text = (line: 0 | 1, fill: string, op: string) =>
+    `<text x="${cx}" y="${cy + line * gap}" text-anchor="middle" dominant-baseline="middle" font-family="${font}" ` +
+    `font-size="${line ? px2 : px}" font-weight="${bold ? "bold" : "normal"}" fill="${fill}" fill-opacity="${op}" ` +
+    `transform="rotate(${angle} ${cx} ${cy})">${escapeXml(words[line])}</text>`;
+  const svg = (body: string, bg = "") =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${bg}${body}</svg>`,
+    );
+  const image = await sharp(clean)
+    .removeAlpha()
+    .composite([
+      {
+        input: svg(text(0, colour, opacity.toFixed(2)) + text(1, colour, opacity.toFixed(2))),
+        left: 0,
+        top: 0,
+      },
+    ])
+    .jpeg({ quality: 92 })
+    .toBuffer();
+  const lines: Uint8Array[] = [];
+  for (const line of [0, 1] as const) {
+    const raw = await sharp(svg(text(line, "#ffffff", "1"), `<rect width="100%" height="100%" fill="#000"/>`))
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+    lines.push(Uint8Array.from(raw, (v) => (v > 64 ? 1 : 0)));
+  }
+  return { image, lines, mark: { seed, kind, words, font, bold, px, px2, angle, colour, opacity } };
+}

@@ -177,6 +177,15 @@ export async function findTranslucentDark(
   const zone = growMask(lines, w, h, ZONE);
   const glyphs = new Uint8Array(n);
   for (let i = 0; i < n; i++) if ((zone[i] && widened[i]) || best.glyphs[i]) glyphs[i] = 1;
+  // The other lines of a multi-line mark ("PROOF" over "FOR RESALE"): same ink and opacity,
+  // same angle, a parallel baseline. Often too small or too broken for the detector to read.
+  const companion = companionLines(glyphs, companionCandidates(ratio, best.r, w, h), w, h);
+  if (companion)
+    for (let i = 0; i < n; i++)
+      if (companion.zone[i]) {
+        zone[i] = 1;
+        if (companion.glyphs[i]) glyphs[i] = 1;
+      }
   // Then grown into smooth neighbours as dark against the bright photo around as the ink makes them.
   const lum = new Float32Array(n);
   for (let i = 0; i < n; i++) lum[i] = Math.max(small[i * 3]!, small[i * 3 + 1]!, small[i * 3 + 2]!);
@@ -218,6 +227,165 @@ export async function findTranslucentDark(
   if (handled) for (let i = 0; i < mask.length; i++) if (handled[i]) mask[i] = 0;
   if (!mask.includes(1)) return null;
   return { mask, point: { ink: [0, 0, 0], alpha: 1 - best.r } };
+}
+
+/** Companion lines: rims within this of the mark's ratio (a line's rims scatter more when thin)... */
+const COMPANION_HALF = 0.12;
+/** ...looked for up to this many of the mark's line heights either side of it... */
+const COMPANION_REACH = 3.5;
+/** ...as a band of the rims' profile across the line, down to this share of its peak... */
+const BAND_FLOOR = 0.3;
+/** ...between these shares of the mark's line height... */
+const BAND_HEIGHT = [0.25, 1.3] as const;
+/** ...whose pieces lie this much inside the band. */
+const IN_BAND = 0.6;
+
+/** Rims within COMPANION_HALF of the mark's ratio, closed into strokes. */
+function companionCandidates(ratio: Float32Array, r: number, w: number, h: number): Uint8Array {
+  const rims = new Uint8Array(w * h);
+  for (let i = 0; i < rims.length; i++)
+    if (ratio[i] && Math.abs(ratio[i]! - r) <= COMPANION_HALF) rims[i] = 1;
+  return closeMask(rims, w, h, CLOSE);
+}
+
+/**
+ * Lines parallel to a found mark's line (`mark`: its glyphs) in `cand`: the mark's direction
+ * and line height from its pixels' spread; across it, the profile of candidate pixels (within
+ * the mark's length and half of it again either side) has a band of its own either side, and
+ * the pieces lying in that band read as drawn text (at least MIN_GLYPHS strokes of varied
+ * shapes). Returns the band (where the glyphs may grow) and its pieces, or null.
+ */
+export function companionLines(
+  mark: Uint8Array,
+  cand: Uint8Array,
+  w: number,
+  h: number,
+): { zone: Uint8Array; glyphs: Uint8Array } | null {
+  const n = w * h;
+  let count = 0;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++)
+    if (mark[i]) {
+      count++;
+      mx += i % w;
+      my += Math.floor(i / w);
+    }
+  if (count < MIN_PIECE * MIN_GLYPHS) return null;
+  mx /= count;
+  my /= count;
+  let sxx = 0;
+  let syy = 0;
+  let sxy = 0;
+  for (let i = 0; i < n; i++)
+    if (mark[i]) {
+      const dx = (i % w) - mx;
+      const dy = Math.floor(i / w) - my;
+      sxx += dx * dx;
+      syy += dy * dy;
+      sxy += dx * dy;
+    }
+  const theta = 0.5 * Math.atan2(2 * sxy, sxx - syy);
+  const [ex, ey] = [Math.cos(theta), Math.sin(theta)];
+  const uv = (i: number) => {
+    const dx = (i % w) - mx;
+    const dy = Math.floor(i / w) - my;
+    return [dx * ex + dy * ey, -dx * ey + dy * ex] as const;
+  };
+  const us: number[] = [];
+  const vs: number[] = [];
+  for (let i = 0; i < n; i++)
+    if (mark[i]) {
+      const [u, v] = uv(i);
+      us.push(u);
+      vs.push(v);
+    }
+  us.sort((a, b) => a - b);
+  vs.sort((a, b) => a - b);
+  const at = (a: number[], f: number) => a[Math.floor((a.length - 1) * f)]!;
+  const [u0, u1, v0, v1] = [at(us, 0.02), at(us, 0.98), at(vs, 0.05), at(vs, 0.95)];
+  const lineH = Math.max(4, v1 - v0);
+  const length = u1 - u0;
+  if (length < 2 * lineH) return null; // not a line
+  const near = growMask(mark, w, h, ZONE);
+  const pieces = components(cand, w, h);
+  const size = new Uint32Array(pieces.count + 1);
+  for (let i = 0; i < n; i++) size[pieces.labels[i]!]!++;
+  const reach = Math.ceil(lineH * COMPANION_REACH);
+  const uMin = u0 - length / 2;
+  const uMax = u1 + length / 2;
+  // Profile across the line, offset from the mark's band outwards, per side.
+  const profile = [new Float32Array(reach + 1), new Float32Array(reach + 1)];
+  for (let i = 0; i < n; i++) {
+    const k = pieces.labels[i]!;
+    if (!k || size[k]! < MIN_PIECE || near[i]) continue;
+    const [u, v] = uv(i);
+    if (u < uMin || u > uMax) continue;
+    const off = v > v1 ? v - v1 : v < v0 ? v0 - v : -1;
+    if (off < 0 || off > reach) continue;
+    profile[v > v1 ? 1 : 0]![Math.round(off)]!++;
+  }
+  const zone = new Uint8Array(n);
+  const glyphs = new Uint8Array(n);
+  let any = false;
+  for (const side of [0, 1]) {
+    const raw = profile[side]!;
+    // Smoothed over a quarter line height: a band of text, not a row of specks.
+    const r = Math.max(1, Math.round(lineH / 8));
+    const prof = raw.map((_, j) => {
+      let s = 0;
+      for (let d = -r; d <= r; d++) s += raw[j + d] ?? 0;
+      return s / (2 * r + 1);
+    });
+    let peak = 0;
+    for (let j = 1; j < prof.length; j++) if (prof[j]! > prof[peak]!) peak = j;
+    if (!prof[peak]) continue;
+    let lo = peak;
+    let hi = peak;
+    while (lo > 0 && prof[lo - 1]! >= prof[peak]! * BAND_FLOOR) lo--;
+    while (hi < prof.length - 1 && prof[hi + 1]! >= prof[peak]! * BAND_FLOOR) hi++;
+    const bandH = hi - lo + 1;
+    if (bandH < lineH * BAND_HEIGHT[0] || bandH > lineH * BAND_HEIGHT[1]) continue;
+    // v range of the band, in the mark's frame.
+    const [b0, b1] = side ? [v1 + lo, v1 + hi] : [v0 - hi, v0 - lo];
+    const inBand = new Uint32Array(pieces.count + 1);
+    for (let i = 0; i < n; i++) {
+      const k = pieces.labels[i]!;
+      if (!k || size[k]! < MIN_PIECE) continue;
+      const [u, v] = uv(i);
+      if (v >= b0 && v <= b1 && u >= uMin && u <= uMax) inBand[k]!++;
+    }
+    const kept = new Uint8Array(n);
+    const owner = new Int32Array(n);
+    let kx0 = Infinity;
+    let kx1 = -Infinity;
+    let pieceCount = 0;
+    const counted = new Uint8Array(pieces.count + 1);
+    for (let i = 0; i < n; i++) {
+      const k = pieces.labels[i]!;
+      if (!k || size[k]! < MIN_PIECE || inBand[k]! < size[k]! * IN_BAND || near[i]) continue;
+      kept[i] = 1;
+      owner[i] = 1;
+      const [u] = uv(i);
+      kx0 = Math.min(kx0, u);
+      kx1 = Math.max(kx1, u);
+      if (!counted[k]) {
+        counted[k] = 1;
+        pieceCount++;
+      }
+    }
+    if (pieceCount < MIN_GLYPHS || kx1 - kx0 < 2 * bandH) continue;
+    if (!drawnText(kept, owner, 1, w, h, MIN_PIECE)[1]) continue;
+    for (let i = 0; i < n; i++) {
+      const [u, v] = uv(i);
+      if (v >= b0 - 2 && v <= b1 + 2 && u >= kx0 - bandH / 2 && u <= kx1 + bandH / 2) {
+        zone[i] = 1;
+        if (cand[i]) glyphs[i] = 1;
+      }
+    }
+    any = true;
+  }
+  return any ? { zone, glyphs } : null;
 }
 
 /** The pieces of `glyphs` that are drawn text: on a line the detector reads in them, as strokes. */
