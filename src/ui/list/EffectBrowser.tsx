@@ -1,6 +1,6 @@
 "use client";
 import { useLocale, useTranslations } from "next-intl";
-import { useDeferredValue, useEffect, useId, useMemo, useState } from "react";
+import { startTransition, useDeferredValue, useEffect, useId, useMemo, useState } from "react";
 import { EFFECT_CATEGORIES, type EffectCategory } from "@/core/effect-definition";
 import { Link } from "@/i18n/navigation";
 import { EffectCard } from "./EffectCard";
@@ -34,8 +34,10 @@ export function EffectBrowser({
   const [settled, setSettled] = useState(false);
   useEffect(() => {
     let idle = 0;
+    // A transition: React renders the later cards' pictures in slices between other work,
+    // not as one long task while the phone is still busy with the page.
     const go = () => {
-      idle = window.setTimeout(() => setSettled(true), 200);
+      idle = window.setTimeout(() => startTransition(() => setSettled(true)), 200);
     };
     if (document.readyState === "complete") go();
     else window.addEventListener("load", go, { once: true });

@@ -55,6 +55,9 @@ export function EffectCard({
   return (
     <Link
       href={effect.href}
+      // Up to 40 cards: prefetching the ones in view cost the phone a request and a render
+      // each while the page loads, for a page that is rendered per request anyway.
+      prefetch={false}
       className="group flex h-full flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-sm transition hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-600 dark:border-zinc-800 dark:bg-zinc-900"
       data-testid="effect-card"
       data-effect={effect.id}

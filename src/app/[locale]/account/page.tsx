@@ -5,6 +5,7 @@ import type { Locale } from "@/i18n/locales";
 import { AccountView } from "@/ui/account/AccountView";
 import { effectLabels } from "@/ui/history/effect-titles";
 import { productNames } from "../checkout/product-names";
+import { ClientMessages } from "@/ui/layout/ClientMessages";
 
 export default async function AccountPage({ params }: { params: Promise<{ locale: Locale }> }) {
   const { locale } = await params;
@@ -17,9 +18,11 @@ export default async function AccountPage({ params }: { params: Promise<{ locale
     products: await productNames(getPricing()),
   };
   return (
-    <main className="mx-auto max-w-5xl px-4 py-10">
-      <h1 className="text-3xl font-bold">{t("title")}</h1>
-      <AccountView ledgerNames={ledgerNames} />
-    </main>
+    <ClientMessages scope="account">
+      <main className="mx-auto max-w-5xl px-4 py-10">
+        <h1 className="text-3xl font-bold">{t("title")}</h1>
+        <AccountView ledgerNames={ledgerNames} />
+      </main>
+    </ClientMessages>
   );
 }

@@ -7,6 +7,7 @@ import { redirect } from "@/i18n/navigation";
 import { effectLabels } from "@/ui/history/effect-titles";
 import { HistoryView } from "@/ui/history/HistoryView";
 import { pageUser } from "@/ui/share/page-services";
+import { ClientMessages } from "@/ui/layout/ClientMessages";
 
 type Props = {
   params: Promise<{ locale: Locale }>;
@@ -31,10 +32,12 @@ export default async function HistoryPage({ params, searchParams }: Props) {
   const wanted = (await searchParams).effect;
   const initialEffect = typeof wanted === "string" && EFFECTS.some((e) => e.id === wanted) ? wanted : null;
   return (
-    <main className="mx-auto max-w-7xl px-4 py-10">
-      <h1 className="text-3xl font-bold">{t("title")}</h1>
-      <p className="mt-2 max-w-3xl text-zinc-600 dark:text-zinc-400">{t("intro")}</p>
-      <HistoryView effects={await effectLabels(locale)} initialEffect={initialEffect} />
-    </main>
+    <ClientMessages scope="history">
+      <main className="mx-auto max-w-7xl px-4 py-10">
+        <h1 className="text-3xl font-bold">{t("title")}</h1>
+        <p className="mt-2 max-w-3xl text-zinc-600 dark:text-zinc-400">{t("intro")}</p>
+        <HistoryView effects={await effectLabels(locale)} initialEffect={initialEffect} />
+      </main>
+    </ClientMessages>
   );
 }

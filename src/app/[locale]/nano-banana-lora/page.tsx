@@ -5,6 +5,7 @@ import type { Locale } from "@/i18n/locales";
 import { pageMetadata } from "@/i18n/seo";
 import { listEffects } from "@/ui/list/card-data";
 import { EffectBrowser } from "@/ui/list/EffectBrowser";
+import { ClientMessages } from "@/ui/layout/ClientMessages";
 
 export async function generateMetadata({
   params,
@@ -43,11 +44,13 @@ export default async function EffectListPage({
       <h1 className="text-3xl font-bold">{t("title")}</h1>
       <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("subtitle", { credits: EFFECT_CREDITS })}</p>
       <div className="mt-8">
-        <EffectBrowser
-          key={category ?? "all"}
-          effects={await listEffects(locale)}
-          initialCategory={category}
-        />
+        <ClientMessages scope="list">
+          <EffectBrowser
+            key={category ?? "all"}
+            effects={await listEffects(locale)}
+            initialCategory={category}
+          />
+        </ClientMessages>
       </div>
     </main>
   );

@@ -16,6 +16,7 @@ import { PlanAction } from "@/ui/pricing/PlanAction";
 import { PricingFaq, type PricingFaqItem } from "@/ui/pricing/PricingFaq";
 import { bestValuePackId, imagesFor, perImageFormat, pricePerImage } from "@/ui/pricing/value";
 import { productNames } from "../checkout/product-names";
+import { ClientMessages } from "@/ui/layout/ClientMessages";
 
 export async function generateMetadata({
   params,
@@ -62,94 +63,102 @@ export default async function PricingPage({ params }: { params: Promise<{ locale
   const faq = await faqItems(locale, mode, pricing.plans, subscriberCap, (items) => format.list(items));
   const card = "flex flex-col rounded-2xl border border-zinc-200 p-6 shadow-sm dark:border-zinc-800";
   return (
-    <main className="mx-auto max-w-5xl px-4 py-10">
-      <h1 className="text-3xl font-bold">{t("title")}</h1>
-      <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("subtitle", { credits: EFFECT_CREDITS })}</p>
-      {mode === "test" ? (
-        <p
-          className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
-          data-testid="test-mode"
-        >
-          {t("testMode")}
-        </p>
-      ) : mode === "none" ? (
-        <p
-          className="mt-6 rounded-xl border border-zinc-300 bg-zinc-50 p-4 text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
-          data-testid="purchases-unavailable"
-        >
-          {t("unavailable")}
-        </p>
-      ) : null}
+    <ClientMessages scope="pricing">
+      <main className="mx-auto max-w-5xl px-4 py-10">
+        <h1 className="text-3xl font-bold">{t("title")}</h1>
+        <p className="mt-2 text-zinc-600 dark:text-zinc-400">{t("subtitle", { credits: EFFECT_CREDITS })}</p>
+        {mode === "test" ? (
+          <p
+            className="mt-6 rounded-xl border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-200"
+            data-testid="test-mode"
+          >
+            {t("testMode")}
+          </p>
+        ) : mode === "none" ? (
+          <p
+            className="mt-6 rounded-xl border border-zinc-300 bg-zinc-50 p-4 text-zinc-800 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-200"
+            data-testid="purchases-unavailable"
+          >
+            {t("unavailable")}
+          </p>
+        ) : null}
 
-      <h2 className="mt-10 text-2xl font-semibold" id="plans">
-        {t("plansTitle")}
-      </h2>
-      <div className="mt-4 grid gap-4 md:grid-cols-3">
-        <div className={card}>
-          <h3 className="text-lg font-semibold">{t("freeTitle")}</h3>
-          <ul className="mt-3 flex-1 space-y-1 text-sm text-zinc-700 dark:text-zinc-300">
-            <li>{t("freeCredits", { credits: signupCredits })}</li>
-            <li>{t("freeCap")}</li>
-          </ul>
-        </div>
-        {pricing.plans.map((plan) => (
-          <div key={plan.id} className={`${card} border-violet-400 dark:border-violet-700`}>
-            <h3 className="text-lg font-semibold">{names[plan.id]}</h3>
-            <p className="mt-1 text-2xl font-bold">{t("perMonth", { price: money(plan.priceCents) })}</p>
-            <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid={`per-image-${plan.id}`}>
-              {t("planPerImage", {
-                price: perImage(plan.priceCents, plan.monthlyCredits),
-                images: imagesFor(plan.monthlyCredits, EFFECT_CREDITS),
-              })}
-            </p>
+        <h2 className="mt-10 text-2xl font-semibold" id="plans">
+          {t("plansTitle")}
+        </h2>
+        <div className="mt-4 grid gap-4 md:grid-cols-3">
+          <div className={card}>
+            <h3 className="text-lg font-semibold">{t("freeTitle")}</h3>
             <ul className="mt-3 flex-1 space-y-1 text-sm text-zinc-700 dark:text-zinc-300">
-              <li>{t("planCredits", { credits: plan.monthlyCredits })}</li>
-              <li>{t("planCap", { cap: plan.uploadCap ?? subscriberCap })}</li>
-              <li>{t("planNoCheck")}</li>
+              <li>{t("freeCredits", { credits: signupCredits })}</li>
+              <li>{t("freeCap")}</li>
             </ul>
-            <div className="mt-4">
-              <PlanAction planId={plan.id} label={t("subscribe")} canBuy={mode !== "none"} />
-            </div>
           </div>
-        ))}
-      </div>
-
-      <h2 className="mt-10 text-2xl font-semibold">{t("packsTitle")}</h2>
-      <div className="mt-4 grid gap-4 md:grid-cols-3">
-        {pricing.packs.map((pack) => (
-          <div key={pack.id} className={card} data-testid={`pack-${pack.id}`}>
-            <div className="flex flex-wrap items-center gap-2">
-              <h3 className="text-lg font-semibold">{names[pack.id]}</h3>
-              {pack.id === bestValue ? (
-                <span
-                  className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-900 dark:bg-violet-950 dark:text-violet-200"
-                  data-testid="best-value"
-                >
-                  {t("bestValue")}
-                </span>
-              ) : null}
-            </div>
-            <p className="mt-1 text-2xl font-bold">{money(pack.priceCents)}</p>
-            <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400" data-testid={`per-image-${pack.id}`}>
-              {t("packPerImage", {
-                price: perImage(pack.priceCents, pack.credits),
-                images: imagesFor(pack.credits, EFFECT_CREDITS),
-              })}
-            </p>
-            <p className="mt-2 flex-1 text-sm text-zinc-700 dark:text-zinc-300">
-              {t("packCredits", { credits: pack.credits })}
-            </p>
-            {mode === "none" ? null : (
+          {pricing.plans.map((plan) => (
+            <div key={plan.id} className={`${card} border-violet-400 dark:border-violet-700`}>
+              <h3 className="text-lg font-semibold">{names[plan.id]}</h3>
+              <p className="mt-1 text-2xl font-bold">{t("perMonth", { price: money(plan.priceCents) })}</p>
+              <p
+                className="mt-1 text-sm text-zinc-600 dark:text-zinc-400"
+                data-testid={`per-image-${plan.id}`}
+              >
+                {t("planPerImage", {
+                  price: perImage(plan.priceCents, plan.monthlyCredits),
+                  images: imagesFor(plan.monthlyCredits, EFFECT_CREDITS),
+                })}
+              </p>
+              <ul className="mt-3 flex-1 space-y-1 text-sm text-zinc-700 dark:text-zinc-300">
+                <li>{t("planCredits", { credits: plan.monthlyCredits })}</li>
+                <li>{t("planCap", { cap: plan.uploadCap ?? subscriberCap })}</li>
+                <li>{t("planNoCheck")}</li>
+              </ul>
               <div className="mt-4">
-                <BuyButton productId={pack.id} label={t("buy")} />
+                <PlanAction planId={plan.id} label={t("subscribe")} canBuy={mode !== "none"} />
               </div>
-            )}
-          </div>
-        ))}
-      </div>
+            </div>
+          ))}
+        </div>
 
-      <PricingFaq title={t("faqTitle")} items={faq} />
-    </main>
+        <h2 className="mt-10 text-2xl font-semibold">{t("packsTitle")}</h2>
+        <div className="mt-4 grid gap-4 md:grid-cols-3">
+          {pricing.packs.map((pack) => (
+            <div key={pack.id} className={card} data-testid={`pack-${pack.id}`}>
+              <div className="flex flex-wrap items-center gap-2">
+                <h3 className="text-lg font-semibold">{names[pack.id]}</h3>
+                {pack.id === bestValue ? (
+                  <span
+                    className="rounded-full bg-violet-100 px-2 py-0.5 text-xs font-medium text-violet-900 dark:bg-violet-950 dark:text-violet-200"
+                    data-testid="best-value"
+                  >
+                    {t("bestValue")}
+                  </span>
+                ) : null}
+              </div>
+              <p className="mt-1 text-2xl font-bold">{money(pack.priceCents)}</p>
+              <p
+                className="mt-1 text-sm text-zinc-600 dark:text-zinc-400"
+                data-testid={`per-image-${pack.id}`}
+              >
+                {t("packPerImage", {
+                  price: perImage(pack.priceCents, pack.credits),
+                  images: imagesFor(pack.credits, EFFECT_CREDITS),
+                })}
+              </p>
+              <p className="mt-2 flex-1 text-sm text-zinc-700 dark:text-zinc-300">
+                {t("packCredits", { credits: pack.credits })}
+              </p>
+              {mode === "none" ? null : (
+                <div className="mt-4">
+                  <BuyButton productId={pack.id} label={t("buy")} />
+                </div>
+              )}
+            </div>
+          ))}
+        </div>
+
+        <PricingFaq title={t("faqTitle")} items={faq} />
+      </main>
+    </ClientMessages>
   );
 }
 

@@ -2,6 +2,7 @@ import { getTranslations, setRequestLocale } from "next-intl/server";
 import type { Locale } from "@/i18n/locales";
 import { linkToken } from "@/ui/auth/link-token";
 import { VerifyEmail } from "@/ui/auth/VerifyEmail";
+import { ClientMessages } from "@/ui/layout/ClientMessages";
 
 export default async function VerifyEmailPage({
   params,
@@ -15,9 +16,11 @@ export default async function VerifyEmailPage({
   const t = await getTranslations("auth");
   const token = linkToken((await searchParams).token);
   return (
-    <main className="px-4 py-12">
-      <h1 className="text-center text-3xl font-bold">{t("verifyTitle")}</h1>
-      <VerifyEmail token={token} />
-    </main>
+    <ClientMessages scope="auth">
+      <main className="px-4 py-12">
+        <h1 className="text-center text-3xl font-bold">{t("verifyTitle")}</h1>
+        <VerifyEmail token={token} />
+      </main>
+    </ClientMessages>
   );
 }

@@ -14,6 +14,7 @@ import { realExamples } from "@/ui/effect/examples";
 import { Faq } from "@/ui/faq/Faq";
 import { ExampleGallery } from "@/ui/gallery/ExampleGallery";
 import { effectSwitchedOff } from "@/ui/admin/effect-availability";
+import { ClientMessages } from "@/ui/layout/ClientMessages";
 
 type Params = Promise<{ locale: Locale; model: string }>;
 
@@ -78,58 +79,60 @@ export default async function EffectPage({ params }: { params: Params }) {
     },
   ];
   return (
-    <main className="mx-auto max-w-7xl px-4 py-6">
-      <script
-        type="application/ld+json"
-        // JSON.stringify output with "<" escaped cannot close the script element.
-        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
-      />
-      <nav aria-label={tEffect("breadcrumb")} className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">
-        <ol className="flex flex-wrap items-center gap-1">
-          <li>
-            <Link href="/" className="hover:underline">
-              {t("home")}
-            </Link>
-          </li>
-          <li aria-hidden>
-            <BreadcrumbChevron />
-          </li>
-          <li>
-            <Link href="/nano-banana-lora" className="hover:underline">
-              {t("effects")}
-            </Link>
-          </li>
-          <li aria-hidden>
-            <BreadcrumbChevron />
-          </li>
-          <li aria-current="page" className="font-medium text-zinc-900 dark:text-zinc-100">
-            {copy.title}
-          </li>
-        </ol>
-      </nav>
-      {tErrors ? (
-        <p
-          role="status"
-          className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
-          data-testid="effect-unavailable"
-        >
-          {tErrors("server.effectDisabled")}
-        </p>
-      ) : null}
-      <EffectWorkspace
-        effect={toClientEffect(effect)}
-        formTitle={copy.formTitle}
-        formDesc={copy.formDesc}
-        resultTitle={copy.resultTitle}
-        signupCredits={signupCredits}
-      />
-      <ExampleGallery pairs={examples} title={copy.title} withheld={examplesWithheld(effect)} />
-      <section className="mt-12">
-        <h1 className="text-3xl font-bold">{copy.title}</h1>
-        <p className="mt-3 max-w-3xl text-lg text-zinc-700 dark:text-zinc-300">{copy.description}</p>
-      </section>
-      <Faq items={copy.faq} email={supportEmail} />
-    </main>
+    <ClientMessages scope="effect">
+      <main className="mx-auto max-w-7xl px-4 py-6">
+        <script
+          type="application/ld+json"
+          // JSON.stringify output with "<" escaped cannot close the script element.
+          dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
+        />
+        <nav aria-label={tEffect("breadcrumb")} className="mb-4 text-sm text-zinc-600 dark:text-zinc-400">
+          <ol className="flex flex-wrap items-center gap-1">
+            <li>
+              <Link href="/" className="hover:underline">
+                {t("home")}
+              </Link>
+            </li>
+            <li aria-hidden>
+              <BreadcrumbChevron />
+            </li>
+            <li>
+              <Link href="/nano-banana-lora" className="hover:underline">
+                {t("effects")}
+              </Link>
+            </li>
+            <li aria-hidden>
+              <BreadcrumbChevron />
+            </li>
+            <li aria-current="page" className="font-medium text-zinc-900 dark:text-zinc-100">
+              {copy.title}
+            </li>
+          </ol>
+        </nav>
+        {tErrors ? (
+          <p
+            role="status"
+            className="mb-4 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+            data-testid="effect-unavailable"
+          >
+            {tErrors("server.effectDisabled")}
+          </p>
+        ) : null}
+        <EffectWorkspace
+          effect={toClientEffect(effect)}
+          formTitle={copy.formTitle}
+          formDesc={copy.formDesc}
+          resultTitle={copy.resultTitle}
+          signupCredits={signupCredits}
+        />
+        <ExampleGallery pairs={examples} title={copy.title} withheld={examplesWithheld(effect)} />
+        <section className="mt-12">
+          <h1 className="text-3xl font-bold">{copy.title}</h1>
+          <p className="mt-3 max-w-3xl text-lg text-zinc-700 dark:text-zinc-300">{copy.description}</p>
+        </section>
+        <Faq items={copy.faq} email={supportEmail} />
+      </main>
+    </ClientMessages>
   );
 }
 

@@ -6,6 +6,7 @@ import { getPricing } from "@/config/pricing";
 import type { Locale } from "@/i18n/locales";
 import { TestCheckout } from "@/ui/pricing/TestCheckout";
 import { productNames } from "../../product-names";
+import { ClientMessages } from "@/ui/layout/ClientMessages";
 
 export default async function TestCheckoutPage({
   params,
@@ -23,12 +24,14 @@ export default async function TestCheckoutPage({
     // Stripe takes them and no test checkout exists.
     const tp = await getTranslations("pricing");
     return (
-      <main className="mx-auto max-w-xl px-4 py-10">
-        <h1 className="text-3xl font-bold">{t("testTitle")}</h1>
-        <p className="mt-6" data-testid={mode === "none" ? "purchases-unavailable" : "checkout-missing"}>
-          {mode === "none" ? tp("unavailable") : t("notFound")}
-        </p>
-      </main>
+      <ClientMessages scope="checkout">
+        <main className="mx-auto max-w-xl px-4 py-10">
+          <h1 className="text-3xl font-bold">{t("testTitle")}</h1>
+          <p className="mt-6" data-testid={mode === "none" ? "purchases-unavailable" : "checkout-missing"}>
+            {mode === "none" ? tp("unavailable") : t("notFound")}
+          </p>
+        </main>
+      </ClientMessages>
     );
   }
   const format = await getFormatter();
@@ -52,9 +55,11 @@ export default async function TestCheckoutPage({
     ]),
   ]);
   return (
-    <main className="mx-auto max-w-xl px-4 py-10">
-      <h1 className="text-3xl font-bold">{t("testTitle")}</h1>
-      <TestCheckout id={id} products={products} />
-    </main>
+    <ClientMessages scope="checkout">
+      <main className="mx-auto max-w-xl px-4 py-10">
+        <h1 className="text-3xl font-bold">{t("testTitle")}</h1>
+        <TestCheckout id={id} products={products} />
+      </main>
+    </ClientMessages>
   );
 }
