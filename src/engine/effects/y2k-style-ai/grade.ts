@@ -1,7 +1,7 @@
 import { boxMean } from "../../shared/portrait/matte";
 import type { Face } from "../../vision/human";
 import { fillPolygon, type Mask } from "../../shared/mask";
-import { hsl, type Palette, type RGB } from "./scene";
+import type { Palette, RGB } from "./scene";
 
 // Module-local helpers for the per-pixel loops (a call through another module's export is a
 // property read on every pixel under the tsx runtime the server uses).
@@ -10,25 +10,16 @@ const smoothstep = (a: number, b: number, v: number): number => {
   const t = clamp01((v - a) / (b - a));
   return t * t * (3 - 2 * t);
 };
-function ramp(stops: readonly RGB[], at: readonly number[], t: number, out: RGB): void {
-  let k = 0;
-  while (k < at.length - 2 && t > at[k + 1]!) k++;
-  const a = stops[k]!;
-  const b = stops[k + 1]!;
-  const f = clamp01((t - at[k]!) / (at[k + 1]! - at[k]!));
-  out[0] = a[0] + (b[0] - a[0]) * f;
-  out[1] = a[1] + (b[1] - a[1]) * f;
-  out[2] = a[2] + (b[2] - a[2]) * f;
-}
 
 /**
  * The Y2K colour work: an airbrushed (edge-preserving) smoothing, a skin model learned from
  * the photo's own faces, and the grade itself (vibrant, split-toned in the palette's
- * colours, skin kept at its own hue), or a warm tritone for black-and-white and toned photos.
+ * colours, skin kept at its own hue); black-and-white and toned prints are hand-coloured
+ * first (colourise.ts).
  */
 
 /** MediaPipe FaceMesh silhouette, in order around the face. */
-const FACE_OVAL = [
+export const FACE_OVAL = [
   10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149,
   150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109,
 ];
@@ -240,28 +231,6 @@ export function airbrush(rgb: Uint8Array, W: number, H: number, r: number, eps: 
   return out;
 }
 
-/** The 2nd and 98th luma percentiles of an RGB image (weights optional). */
-export function lumaRange(rgb: Uint8Array, n: number, weight?: Float32Array): [number, number] {
-  const hist = new Float64Array(256);
-  let total = 0;
-  for (let i = 0; i < n; i++) {
-    const w = weight ? weight[i]! + 0.01 : 1;
-    const b = Math.round(luma(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!));
-    hist[b] = hist[b]! + w;
-    total += w;
-  }
-  const at = (f: number) => {
-    let acc = 0;
-    for (let b = 0; b < 256; b++) {
-      acc += hist[b]!;
-      if (acc >= total * f) return b;
-    }
-    return 255;
-  };
-  const lo = at(0.02);
-  return [lo, Math.max(lo + 40, at(0.98))];
-}
-
 export interface GradeOptions {
   /** Saturation gain of everything but skin. */
   saturation: number;
@@ -295,17 +264,6 @@ export function gradePixel(c: RGB, skin: number, pal: Palette, o: GradeOptions, 
   }
 }
 
-/**
- * The tritone of a black-and-white or toned photo: deep shadows in the palette's second
- * hue, warm rose-peach mid-tones (skin reads as skin, not as a neon cast), cream highlights.
- */
-export function tritone(hue: number): { stops: [RGB, RGB, RGB, RGB]; at: [number, number, number, number] } {
-  return {
-    stops: [hsl(hue, 0.5, 0.1), hsl(hue + 20, 0.28, 0.32), hsl(18, 0.5, 0.64), hsl(38, 0.8, 0.94)],
-    at: [0, 0.3, 0.62, 1],
-  };
-}
-
 /** Stretches a luma to 0..1 between `lo` and `hi` with a gentle S-curve (a glossy contrast). */
 export function glossCurve(l: number, lo: number, hi: number): number {
   const t = clamp01((l - lo) / (hi - lo));
@@ -322,27 +280,21 @@ export interface SubjectInput {
   alpha: Float32Array | null;
   ovals: Mask;
   skin: SkinModel | null;
-  mono: boolean;
+  /** Skin weights known beforehand (a hand-coloured print's), or null. */
+  skinHint: Float32Array | null;
   pal: Palette;
   grade: GradeOptions;
-  /** Palette hue of the tritone's shadows. */
-  shadowHue: number;
-  /** Luma range stretched by the tritone. */
-  lo: number;
-  hi: number;
 }
 
 /**
  * The picture's own pixels in the Y2K look (clamped bytes) and each pixel's skin weight: the
- * airbrush (stronger on skin), then the colour grade and a glossy contrast, or the tritone
- * for black-and-white and toned photos.
+ * airbrush (stronger on skin), then the colour grade and a glossy contrast.
  */
 export function gradeSubject(p: SubjectInput): { fg: Uint8ClampedArray; skinW: Float32Array } {
-  const { rgb, soft, alpha, ovals, skin, mono, pal } = p;
+  const { rgb, soft, alpha, ovals, skin, skinHint, pal } = p;
   const n = p.W * p.H;
   const fg = new Uint8ClampedArray(n * 3);
   const skinW = new Float32Array(n);
-  const tri = tritone(p.shadowHue);
   const c: RGB = [0, 0, 0];
   for (let i = 0; i < n; i++) {
     const o = i * 3;
@@ -351,28 +303,22 @@ export function gradeSubject(p: SubjectInput): { fg: Uint8ClampedArray; skinW: F
     const b = rgb[o + 2]!;
     let sk = 0;
     if (skin) {
-      // Black and white: skin is what has the faces' tone; colour: the faces' skin colour.
-      sk = mono
-        ? (1 - smoothstep(1.2, 2.2, Math.abs(luma(r, g, b) - skin.ml) / skin.sl)) * (alpha ? alpha[i]! : 0)
-        : skinLikelihood(skin, r, g, b) * (alpha ? alpha[i]! : 0.5);
+      sk = skinLikelihood(skin, r, g, b) * (alpha ? alpha[i]! : 0.5);
       if (ovals.data[i]) sk = Math.max(sk, 0.9);
     }
+    if (skinHint) sk = Math.max(sk, skinHint[i]!);
     skinW[i] = sk;
     const k = alpha ? 0.45 + 0.4 * sk : 0.3;
     const d = soft[i]! * k;
     c[0] = r + d;
     c[1] = g + d;
     c[2] = b + d;
-    if (mono) {
-      ramp(tri.stops, tri.at, glossCurve(luma(c[0], c[1], c[2]), p.lo, p.hi), c);
-    } else {
-      gradePixel(c, sk, pal, p.grade, c);
-      const l = luma(c[0], c[1], c[2]);
-      const t = glossCurve(l, 0, 255) * 255 - l;
-      c[0] += t;
-      c[1] += t;
-      c[2] += t;
-    }
+    gradePixel(c, sk, pal, p.grade, c);
+    const l = luma(c[0], c[1], c[2]);
+    const t = glossCurve(l, 0, 255) * 255 - l;
+    c[0] += t;
+    c[1] += t;
+    c[2] += t;
     fg[o] = c[0];
     fg[o + 1] = c[1];
     fg[o + 2] = c[2];

@@ -218,6 +218,72 @@ describe("y2k-style-ai", () => {
     }
   }, 60_000);
 
+  it("hand-colours a black-and-white print: skin-hued faces, and the look's pinks and blues elsewhere, not a tinted grey", async () => {
+    for (const name of ["person-1-cameraman-bw.jpg", "old-bw-1-migrant-mother-1936.jpg"]) {
+      const input = await photo(name, 480);
+      const out = await styled(input, "");
+      // Faces read as skin.
+      const colours = await faceColours(input, out);
+      expect(colours.length, name).toBeGreaterThan(0);
+      for (const colour of colours) {
+        const { hue, sat } = hueSat(colour);
+        expect(hue, name).toBeGreaterThanOrEqual(0);
+        expect(hue, name).toBeLessThanOrEqual(45);
+        expect(sat, name).toBeGreaterThan(0.12);
+      }
+      // Inside the card (its frame left out), the clearly coloured pixels form at least two
+      // distinct clusters of the look's colours besides skin: the default look's blues and
+      // cyans (150..270 degrees) and its pinks and violets (270..360 degrees), each a real
+      // share of the picture, not only a tint of its shadows.
+      const { width: w, height: h } = out;
+      const inner = Buffer.alloc(Math.round(w * 0.7) * Math.round(h * 0.7) * 3);
+      let k = 0;
+      for (let y = Math.round(h * 0.15); y < Math.round(h * 0.15) + Math.round(h * 0.7); y++)
+        for (let x = Math.round(w * 0.15); x < Math.round(w * 0.15) + Math.round(w * 0.7); x++) {
+          const i = (y * w + x) * 3;
+          inner[k++] = out.data[i]!;
+          inner[k++] = out.data[i + 1]!;
+          inner[k++] = out.data[i + 2]!;
+        }
+      const hist = hueHistogram({
+        ...out,
+        data: inner,
+        width: Math.round(w * 0.7),
+        height: Math.round(h * 0.7),
+      });
+      const share = (from: number, to: number) => hist.slice(from / 10, to / 10).reduce((a, v) => a + v, 0);
+      expect(share(150, 270), name).toBeGreaterThan(0.1);
+      expect(share(270, 360), name).toBeGreaterThan(0.1);
+    }
+  }, 60_000);
+
+  it("keeps both ears in the cut-out (the person model leaves an ear at half weight)", async () => {
+    const input = await photo("portrait-male-1.jpg", 480);
+    const out = await styled(input, "");
+    const { faces } = await detectFaces(input);
+    const f = faces[0]!;
+    const [, , fw, fh] = f.box;
+    // Just outside the face's outline at ear height (mesh points 234 and 454), on each side:
+    // the ear's skin, not the generated backdrop.
+    for (const [k, side] of [
+      [234, -1],
+      [454, 1],
+    ] as const) {
+      const [ex, ey] = f.mesh[k]!;
+      let skin = 0;
+      let n = 0;
+      for (let y = Math.round(ey); y < ey + fh * 0.12; y++)
+        for (let x = Math.round(ex + side * fw * 0.015); Math.abs(x - ex) < fw * 0.06; x += side) {
+          const i = (y * out.width + x) * 3;
+          const { hue, sat } = hueSat([out.data[i]!, out.data[i + 1]!, out.data[i + 2]!]);
+          if (hue >= 0 && hue <= 45 && sat > 0.15) skin++;
+          n++;
+        }
+      expect(n).toBeGreaterThan(10);
+      expect(skin / n, `mesh ${k}`).toBeGreaterThan(0.6);
+    }
+  });
+
   it("adds the digicam date stamp: orange segment digits in the bottom-right corner", async () => {
     const isOrange = (img: Raw, i: number) => {
       const { hue, sat } = hueSat([img.data[i]!, img.data[i + 1]!, img.data[i + 2]!]);

@@ -11,11 +11,13 @@ import {
   gradeSubject,
   faceOvals,
   isMonochrome,
-  lumaRange,
   mostlyOneTone,
+  skinLikelihood,
   skinModel,
   type GradeOptions,
+  type SkinModel,
 } from "./grade";
+import { handColour } from "./colourise";
 import { lookFromPrompt } from "./look";
 import { applyFoil, background, composeFrame, composePerson, outfitZone, palette } from "./scene";
 
@@ -27,8 +29,9 @@ import { applyFoil, background, composeFrame, composePerson, outfitZone, palette
  * keeps its own hue, the outfit gets an iridescent foil sheen, and the digicam finish adds
  * bloom, star sparkles, slight colour fringing and an orange date stamp. Photos without a
  * person (pets, objects, landscapes) keep their scene and get the grade and the finish.
- * Black-and-white and toned photos get a warm tritone instead of the colour grade. The
- * prompt steers hues, backdrop and mood (see look.ts).
+ * Black-and-white and toned prints are hand-coloured first (colourise.ts: skin, hair,
+ * clothes and background apart) and keep their scene in the photo card. The prompt steers
+ * hues, backdrop and mood (see look.ts).
  */
 
 /** Long side of the matte's refinement copy. */
@@ -53,6 +56,20 @@ async function findFaces(src: RawImage): Promise<Face[]> {
   }));
 }
 
+/** The selfie model's person matte on a copy of the photo of up to MATTE_WORK px (scale `s`). */
+async function workMatte(src: RawImage) {
+  const { width: W, height: H } = src;
+  const s = Math.min(1, MATTE_WORK / Math.max(W, H));
+  const aw = Math.max(1, Math.round(W * s));
+  const ah = Math.max(1, Math.round(H * s));
+  const work = await sharp(src.data, { raw: { width: W, height: H, channels: 3 } })
+    .resize(aw, ah, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  const { alpha } = await personMatte({ data: work, width: aw, height: ah });
+  return { s, aw, ah, work, alpha };
+}
+
 /**
  * The people's matte (0..1) at the image's size: the selfie model on a copy of up to
  * 768 px, stray specks dropped (pieces of under 1.5 % of the photo with no face), then
@@ -65,16 +82,10 @@ async function findFaces(src: RawImage): Promise<Face[]> {
 async function personAlpha(
   src: RawImage,
   faces: readonly Face[],
+  skin: SkinModel | null,
 ): Promise<{ alpha: Float32Array; bytes: Buffer } | null> {
   const { width: W, height: H } = src;
-  const s = Math.min(1, MATTE_WORK / Math.max(W, H));
-  const aw = Math.max(1, Math.round(W * s));
-  const ah = Math.max(1, Math.round(H * s));
-  const work = await sharp(src.data, { raw: { width: W, height: H, channels: 3 } })
-    .resize(aw, ah, { fit: "fill" })
-    .raw()
-    .toBuffer();
-  const { alpha } = await personMatte({ data: work, width: aw, height: ah });
+  const { s, aw, ah, work, alpha } = await workMatte(src);
   const bin = new Uint8Array(aw * ah);
   for (let i = 0; i < bin.length; i++) bin[i] = alpha[i]! >= 128 ? 1 : 0;
   const { labels, count } = components(bin, aw, ah);
@@ -95,6 +106,52 @@ async function personAlpha(
     else area++;
   }
   if (area < bin.length * 0.04 || area > bin.length * 0.9) return null;
+  // Ears and lit cheek edges the model is unsure of (it often leaves an ear at half weight,
+  // which the blend then drops): beside a face, down to the mouth, the pixels of the face's own
+  // skin colour that the model gave some weight and that join the face through such pixels
+  // are part of the head (a warm patch of background beside the shoulder does not join).
+  if (skin)
+    for (const f of faces) {
+      const [fx, fy, fw, fh] = f.box.map((v) => v * s) as [number, number, number, number];
+      const cx = fx + fw / 2;
+      const cy = fy + fh / 2;
+      const x0 = Math.max(0, Math.floor(cx - fw * 0.8));
+      const x1 = Math.min(aw, Math.ceil(cx + fw * 0.8));
+      const y0 = Math.max(0, Math.floor(fy - fh * 0.3));
+      const y1 = Math.min(ah, Math.ceil(cy + fh * 0.35));
+      if (x1 - x0 < 3 || y1 - y0 < 3) continue;
+      const bw = x1 - x0;
+      const ok = new Uint8Array(bw * (y1 - y0));
+      for (let y = y0; y < y1; y++)
+        for (let x = x0; x < x1; x++) {
+          const i = y * aw + x;
+          if (coarse[i]! < 38) continue;
+          if (((x - cx) / (fw * 0.78)) ** 2 + ((y - cy) / (fh * 0.7)) ** 2 > 1) continue;
+          if (skinLikelihood(skin, work[i * 3]!, work[i * 3 + 1]!, work[i * 3 + 2]!) < 0.5) continue;
+          ok[(y - y0) * bw + x - x0] = 1;
+        }
+      // Grown from the middle of the face through skin-coloured pixels.
+      const stack: number[] = [];
+      for (let y = Math.max(y0, Math.floor(cy - fh * 0.15)); y < Math.min(y1, cy + fh * 0.15); y++)
+        for (let x = Math.max(x0, Math.floor(cx - fw * 0.15)); x < Math.min(x1, cx + fw * 0.15); x++) {
+          const k = (y - y0) * bw + x - x0;
+          if (ok[k] === 1) {
+            ok[k] = 2;
+            stack.push(k);
+          }
+        }
+      while (stack.length) {
+        const k = stack.pop()!;
+        const x = k % bw;
+        const y = (k - x) / bw;
+        coarse[(y + y0) * aw + x + x0] = 255;
+        for (const q of [x > 0 ? k - 1 : -1, x < bw - 1 ? k + 1 : -1, k - bw, k + bw])
+          if (q >= 0 && q < ok.length && ok[q] === 1) {
+            ok[q] = 2;
+            stack.push(q);
+          }
+      }
+    }
   const cover = (
     x0: number,
     y0: number,
@@ -148,6 +205,38 @@ async function personAlpha(
   const out = new Float32Array(W * H);
   for (let i = 0; i < out.length; i++) out[i] = full[i]! / 255;
   return { alpha: out, bytes: full };
+}
+
+/**
+ * The people of an old print as a soft weight (0..1) at the image's size, for colouring only
+ * (never to cut them out): the selfie model on a copy of up to 768 px, snapped to the print's
+ * edges and blurred a little, so a part it misses or adds only takes another tint. Null when
+ * it finds (almost) nobody.
+ */
+async function softPeople(src: RawImage): Promise<Float32Array | null> {
+  const { width: W, height: H } = src;
+  const { aw, ah, work, alpha } = await workMatte(src);
+  const coarse = Uint8Array.from(alpha.subarray(0, aw * ah));
+  let area = 0;
+  for (let i = 0; i < aw * ah; i++) area += coarse[i]! >= 128 ? 1 : 0;
+  if (area < aw * ah * 0.03) return null;
+  const long = Math.max(aw, ah);
+  const refined = refineMatte(work, coarse, aw, ah, {
+    radius: Math.max(2, Math.round(long / 100)),
+    band: Math.max(3, Math.round(long / 70)),
+    eps: 2e-3,
+  });
+  const bytes = Buffer.alloc(aw * ah);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.round(refined[i]! * 255);
+  const full = await sharp(bytes, { raw: { width: aw, height: ah, channels: 1 } })
+    .blur(Math.max(0.5, long / 300))
+    .resize(W, H, { fit: "fill", kernel: "linear" })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const out = new Float32Array(W * H);
+  for (let i = 0; i < out.length; i++) out[i] = full[i]! / 255;
+  return out;
 }
 
 /** Star sparkles: on the photo's brightest glints and scattered, never on a face. */
@@ -213,29 +302,44 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const pal = palette(look);
   const rand = uniform((req.seed ^ look.hash) >>> 0);
 
-  const src = await decodeRaw(firstImage(req), { channels: 3, flatten: true });
-  const { width: W, height: H, data } = src;
+  const input = await decodeRaw(firstImage(req), { channels: 3, flatten: true });
+  const { width: W, height: H } = input;
   const long = Math.max(W, H);
   const n = W * H;
 
-  const faces = await findFaces(src);
-  const tiny = await sharp(data, { raw: { width: W, height: H, channels: 3 } })
+  const faces = await findFaces(input);
+  const tiny = await sharp(input.data, { raw: { width: W, height: H, channels: 3 } })
     .resize(96, 96, { fit: "inside" })
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const mono = isMonochrome(tiny.data, tiny.info.width * tiny.info.height);
   // Old b/w and toned prints keep their own scene, in the photo card: on them the selfie
   // model cuts children in half, keeps floating clumps of hair and pieces of a torn print's
   // wall, in ways the checks of personAlpha do not all catch (independent review, session 7).
-  const oldPrint = mono || mostlyOneTone(tiny.data, tiny.info.width * tiny.info.height);
-  const matte = faces.length && !oldPrint ? await personAlpha(src, faces) : null;
-  const alpha = matte?.alpha ?? null;
+  const oldPrint =
+    isMonochrome(tiny.data, tiny.info.width * tiny.info.height) ||
+    mostlyOneTone(tiny.data, tiny.info.width * tiny.info.height);
   const ovals = faceOvals(faces, W, H);
+  // They are hand-coloured first (skin, hair, clothes and background apart), so the grade
+  // below works on a colour picture: the look's pinks and blues read, not a tinted grey.
+  const coloured = oldPrint
+    ? handColour({
+        rgb: input.data,
+        W,
+        H,
+        faces,
+        ovals,
+        people: faces.length ? await softPeople(input) : null,
+        hues: look.hues,
+      })
+    : null;
+  const src: RawImage = coloured ? { ...input, data: Buffer.from(coloured.rgb) } : input;
+  const { data } = src;
   const skin = skinModel(data, ovals);
+  const matte = faces.length && !oldPrint ? await personAlpha(src, faces, skin) : null;
+  const alpha = matte?.alpha ?? null;
 
   // Airbrushed finish: texture and noise flattened, edges kept.
   const soft = airbrush(data, W, H, Math.max(2, Math.round(long / 300)), 0.05 * 0.05);
-  const [lo, hi] = mono ? lumaRange(data, n, alpha ?? undefined) : [0, 255];
   const people = alpha !== null;
   const grade: GradeOptions = people
     ? { saturation: 1.3, shadowTint: 0.22, highTint: 0.12 }
@@ -250,17 +354,13 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     alpha,
     ovals,
     skin,
-    mono,
+    skinHint: coloured?.skin ?? null,
     pal,
     grade,
-    shadowHue: look.hues[1],
-    lo,
-    hi,
   });
 
-  // The outfit's iridescent foil (colour photos: in black and white, arms and hands cannot
-  // be told from clothes by colour, and the tritone already tints the clothes).
-  if (alpha && !mono) {
+  // The outfit's iridescent foil (cut-out people only: old prints are hand-coloured).
+  if (alpha) {
     const zone = outfitZone(faces, W, H);
     const gl = Buffer.alloc(n);
     for (let i = 0; i < n; i++) {
