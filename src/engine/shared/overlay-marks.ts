@@ -1,3 +1,4 @@
+import sharp from "sharp";
 import { components, forEachPiece8 } from "./components";
 import type { RawImage } from "./image-io";
 import { textProbability } from "../vision/text-detector";
@@ -20,6 +21,26 @@ export interface OverlayMarks {
   text: Uint8Array;
   /** 0/1 at the photo's size: the words and the area around them where a logo sits. */
   near: Uint8Array;
+}
+
+/** The marks found at a `width` x `height` photo, resized to w x h (0/1, half-way thresholded). */
+export async function marksAtSize(
+  marks: OverlayMarks,
+  width: number,
+  height: number,
+  w: number,
+  h: number,
+): Promise<OverlayMarks> {
+  const at = async (m: Uint8Array) =>
+    Uint8Array.from(
+      await sharp(Buffer.from(m.map((v) => (v ? 255 : 0))), { raw: { width, height, channels: 1 } })
+        .resize(w, h, { fit: "fill" })
+        .extractChannel(0)
+        .raw()
+        .toBuffer(),
+      (v) => (v >= 128 ? 1 : 0),
+    );
+  return { text: await at(marks.text), near: await at(marks.near) };
 }
 
 /** A piece with under this share of its pixels outside the area around the words is the mark's. */

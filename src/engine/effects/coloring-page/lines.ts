@@ -17,7 +17,7 @@ import {
   TEXTURED,
 } from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
-import { dropMarks, type OverlayMarks } from "../../shared/overlay-marks";
+import { dropMarks, marksAtSize, type OverlayMarks } from "../../shared/overlay-marks";
 
 /**
  * The drawing of a coloring page: the outlines a person would trace, not a map of colour
@@ -179,24 +179,7 @@ export async function drawLines(
 
     // Overlaid words and the logo beside them are no part of the picture to colour.
     if (opts.marks) {
-      const toWork = async (m: Uint8Array) =>
-        Uint8Array.from(
-          await sharp(Buffer.from(m.map((v) => (v ? 255 : 0))), {
-            raw: { width: src.width, height: src.height, channels: 1 },
-          })
-            .resize(w, h, { fit: "fill" })
-            .extractChannel(0)
-            .raw()
-            .toBuffer(),
-          (v) => (v >= 128 ? 1 : 0),
-        );
-      dropMarks(
-        keep,
-        w,
-        h,
-        { text: await toWork(opts.marks.text), near: await toWork(opts.marks.near) },
-        subject,
-      );
+      dropMarks(keep, w, h, await marksAtSize(opts.marks, src.width, src.height, w, h), subject);
     }
 
     // The subject's outline, bold: the silhouette, or the mask's boundary.

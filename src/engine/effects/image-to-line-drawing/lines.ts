@@ -14,6 +14,8 @@ import {
   TEXTURED,
 } from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
+import { dropMarks, type OverlayMarks } from "../../shared/overlay-marks";
+import { forEachPiece8 } from "../../shared/components";
 
 /**
  * The lines of the drawing, at the working size. The photo is flattened (repeated bilateral
@@ -34,6 +36,17 @@ export interface TraceOptions {
   features: Uint8Array;
   /** Whether the photo has faces (people keep their lines: no textured-photo rule, no extra flattening). */
   people: boolean;
+  /** Whether the background (off the subject) is drawn lighter: the person matte holds every face. */
+  lightBackground?: boolean;
+  /**
+   * At the working size, faces drawn from the mesh (face-lines.ts `faceZones`): 2 inside (the
+   * photo's lines go), 1 on the band round them (only long, straight-running pieces stay).
+   */
+  faceZones?: Uint8Array | null;
+  /** Whether a face drawn from the mesh wears glasses (drawn from their rims: no photo line inside stays). */
+  glasses?: boolean;
+  /** Overlaid words and a logo beside them (shared/overlay-marks.ts), at the working size: left out. */
+  marks?: OverlayMarks | null;
 }
 
 /** Share of edge pixels around a place above which it is texture, not outlines. */
@@ -43,7 +56,10 @@ const FLAT_SCALE = 0.7;
 /** Mean coherence below which a piece outside a face's features is scribble, not a contour. */
 const MIN_COHERENCE = 0.55;
 
-/** Per pixel: 0 no line, 1 a line, 2 a line on the subject's outline (drawn bolder). */
+/**
+ * Per pixel: 0 no line, 1 a line, 2 a line on the subject's outline (drawn bolder), 3 a line of
+ * the background behind a subject (drawn lighter).
+ */
 export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceOptions): Promise<Uint8Array> {
   const { cv } = await opencv();
   const n = w * h;
@@ -163,11 +179,22 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
       );
       for (let i = 0; i < n; i++) if (spots[i]) keep[i] = 1;
     }
+    // Overlaid words (a watermark's name, a credit) and the logo beside them: not the photo's.
+    if (opts.marks) dropMarks(keep, w, h, opts.marks, opts.subject);
     if (sil) {
       for (let i = 0; i < n; i++) if (sil.rim[i]) keep[i] = 2;
       return keep;
     }
-    markOutline(keep, opts.subject, w, h, side);
+    if (opts.faceZones)
+      cleanFaces(
+        keep,
+        w,
+        h,
+        { zones: opts.faceZones, features: opts.features, glasses: !!opts.glasses, subject: opts.subject },
+        coherence,
+        side,
+      );
+    markOutline(keep, opts.subject, w, h, side, !!opts.lightBackground);
     return keep;
   } finally {
     g?.delete();
@@ -175,11 +202,80 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
   }
 }
 
-/** Lines along the subject's outline are drawn bolder (2). */
-function markOutline(keep: Uint8Array, subject: Uint8Array | null, w: number, h: number, side: number): void {
+/**
+ * Inside a face drawn from the mesh, the photo's lines go (skin texture, stubble, wrinkles,
+ * reflections, letters over it), except pieces that run long in one direction there (a
+ * glasses frame, a fold): at least 1/25 of the side inside the face and a mean coherence of
+ * FACE_COHERENCE.
+ */
+function cleanFaces(
+  keep: Uint8Array,
+  w: number,
+  h: number,
+  face: { zones: Uint8Array; features: Uint8Array; glasses: boolean; subject: Uint8Array | null },
+  coherence: Float32Array,
+  side: number,
+): void {
+  const { zones, features, glasses, subject } = face;
+  const rimNear = subject
+    ? densityMap(rimOf(subject, w, h), w, h, Math.max(2, Math.round(side / 160)))
+    : new Float32Array(w * h);
+  const mask = new Uint8Array(w * h);
+  for (let i = 0; i < mask.length; i++) {
+    // The features (and glasses) are drawn from the mesh: the photo's lines there go whatever their length.
+    if ((zones[i] === 1 || zones[i] === 2) && features[i]) keep[i] = 0;
+    if (zones[i] === 2 && glasses) keep[i] = 0;
+    if (keep[i] && zones[i]) mask[i] = 1;
+  }
+  const minLength = side / 25;
+  forEachPiece8(mask, w, h, (piece) => {
+    let c = 0;
+    let hair = 0;
+    let bold = 0;
+    for (const p of piece) {
+      c += coherence[p]!;
+      if (zones[p] === 3) hair++;
+      if (rimNear[p]) bold++;
+    }
+    // Mostly on the head round the face: hair, whose outline (the subject's) always stays.
+    if (hair > piece.length / 2) {
+      if (bold > piece.length / 3) return;
+      if (piece.length >= minLength && c / piece.length >= HAIR_COHERENCE) return;
+    } else if (piece.length >= minLength && c / piece.length >= FACE_COHERENCE) return;
+    for (const p of piece) keep[p] = 0;
+  });
+}
+
+/** Mean coherence at or above which a long piece of hair round a face is kept (a strand, not a curl's scribble). */
+const HAIR_COHERENCE = 0.6;
+/** Mean coherence at or above which a long piece inside a face is kept (a glasses frame). */
+const FACE_COHERENCE = 0.75;
+
+/**
+ * Lines along the subject's outline are drawn bolder (2); behind people whose matte holds every
+ * face (a pet's cut can run across its face, a tarnished group's matte miss half of them),
+ * lines of the background lighter (3).
+ */
+function markOutline(
+  keep: Uint8Array,
+  subject: Uint8Array | null,
+  w: number,
+  h: number,
+  side: number,
+  lighter: boolean,
+): void {
   if (!subject) return;
   const n = w * h;
-  const rim = new Uint8Array(n);
+  const rim = rimOf(subject, w, h);
+  const near = densityMap(rim, w, h, Math.max(2, Math.round(side / 160)));
+  for (let i = 0; i < n; i++)
+    if (keep[i] && near[i]! > 0) keep[i] = 2;
+    else if (lighter && keep[i] && subject[i]! < 128) keep[i] = 3;
+}
+
+/** 0/1: the subject's boundary (4-neighbours on either side of 128). */
+function rimOf(subject: Uint8Array, w: number, h: number): Uint8Array {
+  const rim = new Uint8Array(w * h);
   for (let y = 1; y < h - 1; y++)
     for (let x = 1; x < w - 1; x++) {
       const i = y * w + x;
@@ -192,6 +288,5 @@ function markOutline(keep: Uint8Array, subject: Uint8Array | null, w: number, h:
       )
         rim[i] = 1;
     }
-  const near = densityMap(rim, w, h, Math.max(2, Math.round(side / 160)));
-  for (let i = 0; i < n; i++) if (keep[i] && near[i]! > 0) keep[i] = 2;
+  return rim;
 }

@@ -4,8 +4,18 @@ import { photo, raw, request, texturedScene } from "../../shared/test-utils";
 import { sobel } from "../../shared/edges";
 import { uniform } from "../../shared/random";
 import { decodeRaw } from "../../shared/image-io";
-import { detectFaces } from "../../vision/human";
+import { detectFaces, personMatte, type Face } from "../../vision/human";
 import { featureBoxes, type Box } from "../../shared/face-features";
+import { opencv } from "../../shared/opencv";
+import { inPolygon } from "../../shared/mask";
+import {
+  MESH_BROWS,
+  MESH_EYES,
+  MESH_LIPS_OUTER,
+  MESH_LIP_LOWER_INNER,
+  MESH_MOUTH_LINE,
+  MESH_OVAL,
+} from "../../shared/mesh-parts";
 import { render } from "./render";
 import { traceLines } from "./lines";
 import { animalScene, outlineCovered, paperArea, reachable } from "../../shared/animal-scene.test-helper";
@@ -270,5 +280,167 @@ describe("an animal among foliage", () => {
         if (lines[i]) ink++;
       }
     expect(ink / out).toBeLessThan(0.005);
+  }, 60_000);
+});
+
+/** Ink (grey < 128) in a box of a drawing. */
+function inkIn(d: { gray: Uint8Array; width: number; height: number }, [x0, y0, x1, y1]: number[]): number {
+  let ink = 0;
+  for (let y = Math.max(0, y0!); y < Math.min(d.height, y1!); y++)
+    for (let x = Math.max(0, x0!); x < Math.min(d.width, x1!); x++) if (d.gray[y * d.width + x]! < 128) ink++;
+  return ink;
+}
+
+describe("overlaid marks", () => {
+  it("does not draw a caption or credit printed over the photo, in fonts, sizes and places it was not tuned on", async () => {
+    const base = await photo("object-coffee.png", 1000);
+    const { width = 0, height = 0 } = await sharp(base).metadata();
+    const plain = await drawing(base);
+    const rnd = uniform(23);
+    const words = ["© Lumen Studio 2026", "photo: K. Marsh", "@sunny.frames", "PREVIEW · pixelhaus"];
+    const fonts = ["DejaVu Sans", "DejaVu Serif", "FreeMono", "DejaVu Sans Mono"];
+    for (let t = 0; t < 2; t++) {
+      const size = Math.round(22 + rnd() * 14);
+      const text = words[Math.floor(rnd() * words.length)]!;
+      const font = fonts[Math.floor(rnd() * fonts.length)]!;
+      const fill = rnd() < 0.5 ? "#ffffff" : "#202020";
+      const boxW = Math.round(text.length * size * 0.62);
+      const x = Math.round(20 + rnd() * (width - boxW - 40));
+      const y = rnd() < 0.5 ? Math.round(30 + size + rnd() * 60) : Math.round(height - 30 - rnd() * 60);
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><text x="${x}" y="${y}" font-family="${font}" font-size="${size}" font-weight="bold" fill="${fill}" fill-opacity="${(0.7 + rnd() * 0.3).toFixed(2)}">${text}</text></svg>`;
+      const marked = await sharp(base)
+        .composite([{ input: Buffer.from(svg) }])
+        .png()
+        .toBuffer();
+      const out = await drawing(marked);
+      const k = out.width / width;
+      const box = [x - 6, y - size - 6, x + boxW + 6, y + Math.round(size * 0.4) + 6].map((v) =>
+        Math.round(v * k),
+      );
+      const area = (box[2]! - box[0]!) * (box[3]! - box[1]!);
+      // The caption adds no ink where it lies (the letters would be drawn as outlines)...
+      expect(inkIn(out, box)).toBeLessThanOrEqual(inkIn(plain, box) * 1.1 + area * 0.004);
+      // ...and the photo is still drawn.
+      expect(inkIn(out, [0, 0, out.width, out.height])).toBeGreaterThan(
+        0.7 * inkIn(plain, [0, 0, plain.width, plain.height]),
+      );
+    }
+  }, 120_000);
+});
+
+/** The mesh's feature curves (eyes, brows, lips) and its oval, in the photo's pixels. */
+function meshCurves(f: Face): Array<Array<[number, number]>> {
+  const p = (i: number) => [f.mesh[i]![0], f.mesh[i]![1]] as [number, number];
+  return [
+    ...MESH_EYES.flatMap((e) => [[e.outer, ...e.upper, e.inner].map(p), e.lower.map(p)]),
+    ...MESH_BROWS.flatMap((b) => [b.upper.map(p), b.lower.map(p)]),
+    MESH_LIPS_OUTER.map(p),
+    MESH_MOUTH_LINE.map(p),
+    MESH_LIP_LOWER_INNER.map(p),
+    [129, 64, 98, 97, 2, 326, 327, 294, 358].map(p),
+  ];
+}
+
+describe("faces", () => {
+  it("draws a bearded face in glasses cleanly: ink on the photo's edges or the mesh's features, no stubble or skin texture", async () => {
+    const input = await photo("portrait-male-1.jpg");
+    const d = await drawing(input);
+    const src = await decodeRaw(input, { channels: 3, flatten: true, maxSide: 1280 });
+    const { faces } = await detectFaces({ data: src.data, width: src.width, height: src.height });
+    expect(faces.length).toBe(1);
+    const f = faces[0]!;
+    const k = d.width / src.width;
+    // Canny edges of the input at the drawing's size, and the mesh's feature curves.
+    const { cv } = await opencv();
+    const grey = await sharp(input).resize(d.width, d.height, { fit: "fill" }).grayscale().raw().toBuffer();
+    const m = cv.matFromArray(d.height, d.width, cv.CV_8UC1, grey);
+    const blur = new cv.Mat();
+    const edges = new cv.Mat();
+    cv.GaussianBlur(m, blur, new cv.Size(0, 0), 1.2);
+    cv.Canny(blur, edges, 20, 50, 3, true);
+    const near = new Uint8Array(d.width * d.height);
+    const R = 3;
+    const mark = (x: number, y: number) => {
+      for (let dy = -R; dy <= R; dy++)
+        for (let dx = -R; dx <= R; dx++) {
+          const xx = Math.round(x) + dx;
+          const yy = Math.round(y) + dy;
+          if (xx >= 0 && yy >= 0 && xx < d.width && yy < d.height) near[yy * d.width + xx] = 1;
+        }
+    };
+    const e = edges.data as Uint8Array;
+    for (let i = 0; i < e.length; i++) if (e[i]) mark(i % d.width, Math.floor(i / d.width));
+    for (const c of meshCurves(f))
+      for (let j = 0; j + 1 < c.length; j++)
+        for (let t = 0; t <= 1; t += 0.05)
+          mark(
+            (c[j]![0] + (c[j + 1]![0] - c[j]![0]) * t) * k,
+            (c[j]![1] + (c[j + 1]![1] - c[j]![1]) * t) * k,
+          );
+    for (const x of [m, blur, edges]) x.delete();
+    let ink = 0;
+    let onShape = 0;
+    for (let i = 0; i < d.gray.length; i++)
+      if (d.gray[i]! < 128) {
+        ink++;
+        if (near[i]) onShape++;
+      }
+    expect(onShape / ink).toBeGreaterThan(0.9);
+
+    // The skin between the features (the face's oval, its rim, eyes, brows, nose, mouth and the
+    // glasses' band left out): nearly bare paper, where the photo has stubble and pores.
+    const oval = MESH_OVAL.map((i) => [f.mesh[i]![0] * k, f.mesh[i]![1] * k] as [number, number]);
+    const cx = oval.reduce((a, q) => a + q[0], 0) / oval.length;
+    const cy = oval.reduce((a, q) => a + q[1], 0) / oval.length;
+    const inner = oval.map(([x, y]) => [cx + (x - cx) * 0.85, cy + (y - cy) * 0.85] as [number, number]);
+    const busy = featureBoxes(f, 0.08).map(([x, y, w, h]) => [x * k, y * k, (x + w) * k, (y + h) * k]);
+    // The glasses: the band from the brows to below the eyes.
+    const eyeY = (f.mesh[159]![1] + f.mesh[386]![1]) / 2;
+    const lens = f.box[3] * 0.16;
+    let skin = 0;
+    let skinInk = 0;
+    for (let y = 0; y < d.height; y++)
+      for (let x = 0; x < d.width; x++) {
+        if (!inPolygon(x + 0.5, y + 0.5, inner)) continue;
+        if (busy.some(([x0, y0, x1, y1]) => x >= x0! && x < x1! && y >= y0! && y < y1!)) continue;
+        if (Math.abs(y / k - eyeY) < lens * 1.6) continue;
+        skin++;
+        if (d.gray[y * d.width + x]! < 128) skinInk++;
+      }
+    expect(skin).toBeGreaterThan(2000);
+    expect(skinInk / skin).toBeLessThan(0.006);
+  }, 60_000);
+
+  it("draws the background behind a person lighter than the person", async () => {
+    const input = await photo("portrait-female-3-nasa.png");
+    const d = await drawing(input);
+    const src = await decodeRaw(input, { channels: 3, flatten: true, maxSide: 1280 });
+    const { alpha } = await personMatte({ data: src.data, width: src.width, height: src.height });
+    const matte = await sharp(Buffer.from(alpha), {
+      raw: { width: src.width, height: src.height, channels: 1 },
+    })
+      .resize(d.width, d.height, { fit: "fill" })
+      .blur(8)
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+    // The darkest ink of each line: mean grey of inked pixels, on the person and well off it.
+    let onSum = 0;
+    let on = 0;
+    let offSum = 0;
+    let off = 0;
+    for (let i = 0; i < d.gray.length; i++) {
+      if (d.gray[i]! >= 200) continue;
+      if (matte[i]! >= 250) {
+        onSum += d.gray[i]!;
+        on++;
+      } else if (matte[i]! <= 5) {
+        offSum += d.gray[i]!;
+        off++;
+      }
+    }
+    expect(on).toBeGreaterThan(2000);
+    expect(off).toBeGreaterThan(500);
+    expect(offSum / off).toBeGreaterThan(onSum / on + 40);
   }, 60_000);
 });

@@ -7,14 +7,19 @@ import { findSubject } from "../../shared/subject";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
 import { boxMask, featureBoxes } from "../../shared/face-features";
 import { chromaSpread, CONTRAST, findPrintDamage, PRINT_CHROMA } from "../../shared/print-damage";
+import { marksAtSize, overlayMarks } from "../../shared/overlay-marks";
 import { traceLines } from "./lines";
+import { faceSvg, faceZones, meshFaces, missingJaw } from "./face-lines";
 
 /**
  * Image to Line Drawing: clean dark pen lines on white paper that trace the photo's shapes.
  * The subject (people through the face detector and the person matte, a pet or an object
- * through the object detector and GrabCut) decides what is drawn in detail; a face's eyes,
- * brows, nose and mouth are always drawn; an old print's scratches and dust are removed before
- * tracing; texture (fur, leaves, grass) is flattened and its scraps dropped (lines.ts).
+ * through the object detector and GrabCut) decides what is drawn in detail; a face large and
+ * frontal enough is drawn from its mesh (face-lines.ts: eyes, brows, nose, lips, glasses, a
+ * soft jaw; the photo's skin texture and stubble dropped), a smaller one keeps the photo's lines
+ * with its features always drawn; overlaid words and the logo beside them are left out; the
+ * background behind people is drawn lighter; an old print's scratches and dust are removed
+ * before tracing; texture (fur, leaves, grass) is flattened and its scraps dropped (lines.ts).
  */
 
 /** Output long side: at most the photo's, at least MIN_SIDE (small photos are enlarged). */
@@ -22,6 +27,11 @@ const MAX_SIDE = 1280;
 const MIN_SIDE = 1000;
 /** Lines are found at this long side, so line density does not depend on megapixels. */
 export const WORK_SIDE = 800;
+/**
+ * Overlaid words are looked for at this long side (the text detector's cost grows with the
+ * pixels; a caption's letters are still over 10 px tall here).
+ */
+const TEXT_SIDE = 640;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const bytes = firstImage(req);
@@ -38,6 +48,11 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     .raw()
     .toBuffer();
 
+  // Overlaid words and the logo beside them (a watermark, a credit, a handle) are not drawn. The
+  // text detector (onnxruntime, its own threads) runs while the faces and the subject are found.
+  const textSrc = await shrunk(src, TEXT_SIDE);
+  const marksFound = overlayMarks(textSrc);
+  marksFound.catch(() => undefined); // awaited below (and rethrown there); not unhandled meanwhile
   const { faces, subject } = await findSubjectMask(src, w, h);
   const features = boxMask(
     faces.flatMap((f) => featureBoxes(f)),
@@ -58,8 +73,47 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     if (damage) rgb = await inpaintRgb(rgb, w, h, damage, 3);
   }
 
-  const lines = await traceLines(rgb, w, h, { subject, features, people: faces.length > 0 });
-  return encodePng(await strokes(lines, w, h, outW, outH));
+  const marks = await marksFound;
+  // Faces large and frontal enough are drawn from the mesh (face-lines.ts), their photo lines dropped.
+  const drawn = await meshFaces(faces, src);
+  const lines = await traceLines(rgb, w, h, {
+    subject,
+    features,
+    people: faces.length > 0,
+    lightBackground:
+      !!subject && faces.length > 0 && faces.every((f) => onSubject(f, subject, w / src.width, w)),
+    faceZones: drawn.length ? faceZones(drawn, w, h, w / src.width) : null,
+    glasses: drawn.some((d) => d.glasses),
+    marks: marks && (await marksAtSize(marks, textSrc.width, textSrc.height, w, h)),
+  });
+  const drawing = await strokes(lines, w, h, outW, outH);
+  if (drawn.length) {
+    const jaw = missingJaw(drawn, lines, w, h, w / src.width);
+    const svg = faceSvg(drawn, src, outW / src.width, outW, outH, jaw);
+    const ink = await sharp(Buffer.from(svg)).ensureAlpha().extractChannel(3).raw().toBuffer();
+    for (let i = 0; i < drawing.data.length; i++) drawing.data[i] = Math.min(drawing.data[i]!, 255 - ink[i]!);
+  }
+  return encodePng(drawing);
+}
+
+/** The photo shrunk to at most `side` px on its long side. */
+async function shrunk(src: RawImage, side: number): Promise<RawImage> {
+  const k = side / Math.max(src.width, src.height);
+  if (k >= 1) return src;
+  const width = Math.max(1, Math.round(src.width * k));
+  const height = Math.max(1, Math.round(src.height * k));
+  const data = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
+    .resize(width, height, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  return { data, width, height, channels: 3 };
+}
+
+/** Whether a face's centre lies on the subject's mask (w wide, photo pixels times `k`). */
+function onSubject(f: Face, subject: Uint8Array, k: number, w: number): boolean {
+  const x = Math.round((f.box[0] + f.box[2] / 2) * k);
+  const y = Math.round((f.box[1] + f.box[3] / 2) * k);
+  return (subject[y * w + x] ?? 0) >= 128;
 }
 
 /** Faces, and the subject's mask at the working size (0..255), or null for a scene. */
@@ -104,9 +158,9 @@ async function strokes(
   outH: number,
 ): Promise<RawImage> {
   const f = outW / w;
-  const layer = async (level: 1 | 2, sigma: number) => {
+  const layer = async (levels: number[], sigma: number) => {
     const img = Buffer.alloc(w * h);
-    for (let i = 0; i < img.length; i++) img[i] = lines[i]! >= level ? 255 : 0;
+    for (let i = 0; i < img.length; i++) img[i] = levels.includes(lines[i]!) ? 255 : 0;
     return sharp(img, { raw: { width: w, height: h, channels: 1 } })
       .resize(outW, outH, { fit: "fill", kernel: "linear" })
       .blur(sigma)
@@ -114,11 +168,13 @@ async function strokes(
       .raw()
       .toBuffer();
   };
-  const thin = await layer(1, Math.max(0.7, 0.55 * f));
-  const bold = await layer(2, Math.max(1, 0.9 * f));
+  const thin = await layer([1, 2], Math.max(0.7, 0.55 * f));
+  const bold = await layer([2], Math.max(1, 0.9 * f));
+  // The background behind a subject: finer, lighter lines (at most 60 % ink).
+  const back = await layer([3], Math.max(0.6, 0.45 * f));
   const out = Buffer.alloc(outW * outH);
   for (let i = 0; i < out.length; i++) {
-    const ink = Math.max(thin[i]! * 2.4, bold[i]! * 2.6);
+    const ink = Math.max(thin[i]! * 2.4, bold[i]! * 2.6, Math.min(150, back[i]! * 2.2));
     out[i] = Math.max(0, Math.min(255, Math.round(255 - ink)));
   }
   return { data: out, width: outW, height: outH, channels: 1 };

@@ -1,0 +1,352 @@
+import type { RawImage } from "../../shared/image-io";
+import sharp from "sharp";
+import { fillPolygon, forEachInPolygon } from "../../shared/mask";
+import {
+  MESH_BROWS,
+  MESH_EYES,
+  MESH_LIPS_OUTER,
+  MESH_LIP_LOWER_INNER,
+  MESH_MOUTH_LINE,
+  MESH_OVAL,
+} from "../../shared/mesh-parts";
+import { findGlasses, type Glasses } from "../../shared/pixel-face";
+import type { Face } from "../../vision/human";
+
+/**
+ * A face drawn as a pen artist draws it, from the face mesh rather than from the photo's
+ * edges: inside the face (its mesh oval, shrunk so the jaw's own line stays) the photo's lines
+ * go (skin texture, stubble, wrinkles, the reflections in glasses, a watermark's letters),
+ * except long, straight-running ones (a glasses frame, a fold); the eyes (upper lid, a lighter
+ * lower lid, the iris where the eye opening is darkest), the brows (tapered strokes), the nose's
+ * base and the lips are drawn as smooth curves through the mesh points (`faceSvg`), with widths
+ * from the face's size. Faces too small to draw this way (a group on an old print), or turned
+ * too far for the mesh to be trusted, keep the photo's lines.
+ */
+
+export type Pt = [number, number];
+
+/** Face width (in the photo's pixels) below which the mesh drawing is not used. */
+const MIN_FACE = 70;
+/** Head turn (yaw, radians) beyond which the mesh drawing is not used. */
+const MAX_YAW = 0.6;
+/** The face's inside: its oval moved in by this share of the face's width (the rest is the jaw's own line). */
+const INSIDE = 0.05;
+/** The band round the face: out to this share of its width beyond the oval. */
+const BAND = 0.06;
+/** The neck: down to this share of the face box's height below the chin. */
+const NECK = 0.4;
+/** The head round the face (hair, a cap): an ellipse of these radii (shares of the face box). */
+const HEAD = 0.85;
+
+/** A face drawn from the mesh, with its glasses when it wears some (drawn from their rims). */
+export interface DrawnFace {
+  face: Face;
+  glasses: Glasses | null;
+}
+
+/** Faces drawn from the mesh. */
+export async function meshFaces(faces: Face[], src: RawImage): Promise<DrawnFace[]> {
+  const drawn: DrawnFace[] = [];
+  for (const face of faces) {
+    if (face.mesh.length < 468 || face.box[2] < MIN_FACE || Math.abs(face.rotation?.yaw ?? 0) > MAX_YAW)
+      continue;
+    drawn.push({ face, glasses: await glassesOf(face, src) });
+  }
+  return drawn;
+}
+
+/** Face width (photo pixels) at which glasses are looked for: a larger face is shrunk to it first (the search's cost grows with the face's area). */
+const GLASSES_FACE = 220;
+
+/** A face's glasses (shared/pixel-face.ts), found on the photo shrunk so the face is at most GLASSES_FACE wide. */
+async function glassesOf(face: Face, src: RawImage): Promise<Glasses | null> {
+  const s = Math.min(1, GLASSES_FACE / face.box[2]);
+  if (s === 1) return findGlasses(face, src);
+  const width = Math.max(1, Math.round(src.width * s));
+  const height = Math.max(1, Math.round(src.height * s));
+  const data = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
+    .resize(width, height, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  const sx = width / src.width;
+  const sy = height / src.height;
+  const small: Face = {
+    ...face,
+    box: [face.box[0] * sx, face.box[1] * sy, face.box[2] * sx, face.box[3] * sy],
+    mesh: face.mesh.map(([x, y, z]) => [x * sx, y * sy, z] as [number, number, number]),
+  };
+  const g = findGlasses(small, { data, width, height });
+  if (!g) return null;
+  const up = ([x, y]: Pt): Pt => [x / sx, y / sy];
+  return { ...g, rims: g.rims.map((rim) => rim.map(up)), bridge: [up(g.bridge[0]), up(g.bridge[1])] };
+}
+
+/**
+ * At w x h (photo pixels times `scale`): 2 inside a face drawn from the mesh, 1 on the band
+ * round it (its own line, a beard's or hair's edge, where only long, straight-running pieces
+ * stay; the neck under the chin too), 3 the head round that (hair: only long, flowing pieces
+ * stay), 0 elsewhere.
+ */
+export function faceZones(faces: DrawnFace[], w: number, h: number, scale: number): Uint8Array {
+  const mask = new Uint8Array(w * h);
+  for (const { face: f } of faces) {
+    const oval = MESH_OVAL.map((i) => [f.mesh[i]![0] * scale, f.mesh[i]![1] * scale] as Pt);
+    const cx = oval.reduce((s, p) => s + p[0], 0) / oval.length;
+    const cy = oval.reduce((s, p) => s + p[1], 0) / oval.length;
+    // Shrunk by a share of the face's width, so the jaw's own line (and a beard's edge) stays.
+    const moved = (d: number) =>
+      oval.map(([x, y]) => {
+        const r = Math.hypot(x - cx, y - cy) || 1;
+        return [x - ((x - cx) / r) * d, y - ((y - cy) / r) * d] as Pt;
+      });
+    const fw = f.box[2] * scale;
+    // The head round it (hair, a cap): an ellipse over the face box, raised.
+    const [bx, by, bw, bh] = f.box.map((v) => v * scale) as [number, number, number, number];
+    const head: Pt[] = [];
+    for (let a = 0; a < 48; a++) {
+      const t = (a / 48) * 2 * Math.PI;
+      head.push([bx + bw / 2 + Math.cos(t) * bw * HEAD, by + bh * 0.35 + Math.sin(t) * bh * HEAD]);
+    }
+    const fill = (poly: Pt[], value: number, over: (v: number) => boolean) => {
+      const m = { data: new Uint8Array(w * h), width: w, height: h };
+      fillPolygon(m, poly);
+      for (let i = 0; i < m.data.length; i++) if (m.data[i] && over(mask[i]!)) mask[i] = value;
+    };
+    fill(head, 3, (v) => v === 0);
+    // The neck under the chin (wrinkles, a shadow's ragged edge): as the band round the face.
+    const chin = f.mesh[152]![1] * scale;
+    const neck: Pt[] = [
+      [bx + bw * 0.15, chin - bh * 0.1],
+      [bx + bw * 0.85, chin - bh * 0.1],
+      [bx + bw * 0.85, chin + bh * NECK],
+      [bx + bw * 0.15, chin + bh * NECK],
+    ];
+    fill(neck, 1, (v) => v === 0 || v === 3);
+    fill(moved(-fw * BAND), 1, (v) => v !== 2);
+    fill(moved(fw * INSIDE), 2, () => true);
+  }
+  return mask;
+}
+
+/** A smooth open (or closed) path through the points (Catmull-Rom as cubic Béziers). */
+function smooth(pts: Pt[], closed = false): string {
+  const n = pts.length;
+  const at = (i: number): Pt => (closed ? pts[(i + n) % n]! : pts[Math.max(0, Math.min(n - 1, i))]!);
+  const f = (v: number) => v.toFixed(1);
+  let d = `M${f(pts[0]![0])},${f(pts[0]![1])}`;
+  const last = closed ? n : n - 1;
+  for (let i = 0; i < last; i++) {
+    const [p0, p1, p2, p3] = [at(i - 1), at(i), at(i + 1), at(i + 2)];
+    const c1: Pt = [p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6];
+    const c2: Pt = [p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6];
+    d += `C${f(c1[0])},${f(c1[1])} ${f(c2[0])},${f(c2[1])} ${f(p2[0])},${f(p2[1])}`;
+  }
+  return closed ? d + "Z" : d;
+}
+
+/** A closed outline's points averaged with their neighbours (a fitted rim's wobble smoothed). */
+function steady(pts: Pt[], reach = 3): Pt[] {
+  const n = pts.length;
+  return pts.map((_, i) => {
+    let sx = 0;
+    let sy = 0;
+    for (let k = -reach; k <= reach; k++) {
+      const q = pts[(i + k + n) % n]!;
+      sx += q[0];
+      sy += q[1];
+    }
+    return [sx / (2 * reach + 1), sy / (2 * reach + 1)] as Pt;
+  });
+}
+
+/** The iris's centre: the middle of the darkest third of the eye opening (the gaze), in photo pixels. */
+function irisCentre(src: RawImage, eye: Pt[]): Pt {
+  const values: Array<[number, number]> = [];
+  forEachInPolygon(eye, src.width, src.height, (x, y) => {
+    const i = y * src.width + x;
+    values.push([i, src.data[i * 3]! + src.data[i * 3 + 1]! + src.data[i * 3 + 2]!]);
+  });
+  const cx = eye.reduce((s, p) => s + p[0], 0) / eye.length;
+  const cy = eye.reduce((s, p) => s + p[1], 0) / eye.length;
+  if (values.length < 12) return [cx, cy];
+  values.sort((a, b) => a[1] - b[1]);
+  const dark = values.slice(0, Math.ceil(values.length / 3));
+  let sx = 0;
+  let sy = 0;
+  for (const [i] of dark) {
+    sx += i % src.width;
+    sy += Math.floor(i / src.width);
+  }
+  return [sx / dark.length, cy * 0.6 + (sy / dark.length) * 0.4];
+}
+
+/** The jaw in MESH_OVAL, from below one ear round the chin to below the other. */
+const JAW = MESH_OVAL.slice(10, 27);
+
+/**
+ * The jaw's runs (photo pixels) where the drawing has no line of its own near the mesh's jaw
+ * (a soft, shadowless cheek): `lines` is the drawing at w x h (photo pixels times `scale`).
+ * A run must span at least three mesh points; it is drawn with a little overlap.
+ */
+export function missingJaw(
+  faces: DrawnFace[],
+  lines: Uint8Array,
+  w: number,
+  h: number,
+  scale: number,
+): Pt[][] {
+  const runs: Pt[][] = [];
+  for (const { face: f } of faces) {
+    const r = Math.max(2, Math.round(f.box[2] * scale * JAW_REACH));
+    const pts = JAW.map((i) => [f.mesh[i]![0], f.mesh[i]![1]] as Pt);
+    const missing = pts.map(([px, py]) => {
+      const x0 = Math.round(px * scale);
+      const y0 = Math.round(py * scale);
+      if (x0 < 0 || y0 < 0 || x0 >= w || y0 >= h) return false;
+      for (let dy = -r; dy <= r; dy++)
+        for (let dx = -r; dx <= r; dx++) {
+          const x = x0 + dx;
+          const y = y0 + dy;
+          if (x >= 0 && y >= 0 && x < w && y < h && lines[y * w + x]) return false;
+        }
+      return true;
+    });
+    for (let i = 0; i < pts.length;) {
+      if (!missing[i]) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j + 1 < pts.length && missing[j + 1]) j++;
+      if (j - i >= 2) runs.push(pts.slice(Math.max(0, i - 1), Math.min(pts.length, j + 2)));
+      i = j + 1;
+    }
+  }
+  return runs;
+}
+
+/** The width (photo pixels) of the face whose box is nearest a point. */
+function faceWidthNear(faces: DrawnFace[], [x, y]: Pt): number {
+  let best = faces[0]!.face.box[2];
+  let bestD = Infinity;
+  for (const { face } of faces) {
+    const [bx, by, bw, bh] = face.box;
+    const d = Math.hypot(bx + bw / 2 - x, by + bh / 2 - y);
+    if (d < bestD) {
+      bestD = d;
+      best = bw;
+    }
+  }
+  return best;
+}
+
+/** Share of the face's width within which a line of the drawing counts as the jaw's. */
+const JAW_REACH = 0.05;
+
+/**
+ * The faces' features as an SVG (outW x outH) of near-black strokes; `scale` maps photo pixels
+ * to output pixels.
+ */
+export function faceSvg(
+  faces: DrawnFace[],
+  src: RawImage,
+  scale: number,
+  outW: number,
+  outH: number,
+  jaw: Pt[][] = [],
+): string {
+  const parts: string[] = [];
+  // The jaw where the photo gave no line, as wide as the drawing's thin lines (finer on a small face).
+  for (const run of jaw) {
+    const width = Math.min(
+      Math.max(1.6, (outW / 800) * 1.8),
+      Math.max(1.1, faceWidthNear(faces, run[0]!) * scale * 0.008),
+    );
+    parts.push(
+      `<path d="${smooth(run.map(([x, y]) => [x * scale, y * scale] as Pt))}" fill="none" stroke="#141414" stroke-width="${width.toFixed(2)}" stroke-linecap="round"/>`,
+    );
+  }
+  let clip = 0;
+  for (const { face: f, glasses } of faces) {
+    const p = (i: number): Pt => [f.mesh[i]![0] * scale, f.mesh[i]![1] * scale];
+    const fw = f.box[2] * scale;
+    const base = Math.max(1.3, Math.min(2.6, fw * 0.0075));
+    const stroke = (d: string, width: number) =>
+      parts.push(
+        `<path d="${d}" fill="none" stroke="#141414" stroke-width="${width.toFixed(2)}" stroke-linecap="round" stroke-linejoin="round"/>`,
+      );
+
+    for (const eye of MESH_EYES) {
+      const upper = [eye.outer, ...eye.upper, eye.inner].map(p);
+      stroke(smooth(upper), base * 1.15);
+      // The lower lid lighter, its middle only (an artist leaves the corners open).
+      stroke(smooth(eye.lower.slice(1, 6).map(p)), base * 0.6);
+      // The iris, clipped by the lids, with its pupil.
+      const opening = [eye.outer, ...eye.upper, eye.inner, ...[...eye.lower].reverse()].map(p);
+      const width = Math.hypot(p(eye.outer)[0] - p(eye.inner)[0], p(eye.outer)[1] - p(eye.inner)[1]);
+      const inPhoto = irisCentre(
+        src,
+        opening.map(([x, y]) => [x / scale, y / scale]),
+      );
+      const [ix, iy] = [inPhoto[0] * scale, inPhoto[1] * scale];
+      const r = width * 0.21;
+      const id = `e${clip++}`;
+      parts.push(
+        `<clipPath id="${id}"><path d="${smooth(opening, true)}"/></clipPath>`,
+        `<g clip-path="url(#${id})"><circle cx="${ix.toFixed(1)}" cy="${iy.toFixed(1)}" r="${r.toFixed(1)}" fill="none" stroke="#141414" stroke-width="${(base * 0.8).toFixed(2)}"/>` +
+          `<circle cx="${ix.toFixed(1)}" cy="${iy.toFixed(1)}" r="${(r * 0.42).toFixed(1)}" fill="#141414"/></g>`,
+      );
+    }
+
+    // Brows: a tapered shape along the brow's middle, thickest a little inside its middle.
+    const taper = [0.08, 0.15, 0.19, 0.19, 0.15];
+    for (const brow of MESH_BROWS) {
+      const up = brow.upper.map(p);
+      const lo = brow.lower.map(p);
+      const mid = up.map((u, k) => [(u[0] + lo[k]![0]) / 2, (u[1] + lo[k]![1]) / 2] as Pt);
+      const top = mid.map(
+        (m, k) =>
+          [m[0] + (up[k]![0] - m[0]) * taper[k]! * 2, m[1] + (up[k]![1] - m[1]) * taper[k]! * 2] as Pt,
+      );
+      const bottom = mid.map(
+        (m, k) =>
+          [m[0] + (lo[k]![0] - m[0]) * taper[k]! * 2, m[1] + (lo[k]![1] - m[1]) * taper[k]! * 2] as Pt,
+      );
+      parts.push(
+        `<path d="${smooth([...top, ...bottom.reverse()], true)}" fill="#141414" stroke="#141414" stroke-width="${(base * 0.5).toFixed(2)}" stroke-linejoin="round"/>`,
+      );
+    }
+
+    // The nose: its base, wing to wing, and the wings' lower curves.
+    const between = (a: number, b: number): Pt => [(p(a)[0] + p(b)[0]) / 2, (p(a)[1] + p(b)[1]) / 2];
+    stroke(smooth([between(97, 2), p(2), between(2, 326)]), base * 0.7);
+    stroke(smooth([129, 64, 98].map(p)), base);
+    stroke(smooth([358, 294, 327].map(p)), base);
+
+    // Lips: the line between them bold, the upper lip's top and the lower lip's bottom lighter.
+    stroke(smooth(MESH_MOUTH_LINE.map(p)), base * 1.1);
+    const outer = MESH_LIPS_OUTER.map(p);
+    stroke(smooth(outer.slice(0, 11)), base * 0.65);
+    stroke(smooth(outer.slice(12, 19)), base * 0.65);
+    // Glasses: each lens's rim and the bridge, as the photo's frame lines were dropped.
+    if (glasses) {
+      for (const rim of glasses.rims)
+        stroke(
+          smooth(
+            steady(rim).map(([x, y]) => [x * scale, y * scale] as Pt),
+            true,
+          ),
+          base * 1.1,
+        );
+      const [a, b] = glasses.bridge;
+      stroke(
+        `M${(a[0] * scale).toFixed(1)},${(a[1] * scale).toFixed(1)}L${(b[0] * scale).toFixed(1)},${(b[1] * scale).toFixed(1)}`,
+        base * 1.1,
+      );
+    }
+    // An open mouth: the lower lip's inner edge too.
+    const gap = Math.hypot(p(13)[0] - p(14)[0], p(13)[1] - p(14)[1]);
+    if (gap > fw * 0.02) stroke(smooth(MESH_LIP_LOWER_INNER.map(p)), base * 0.8);
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${outW}" height="${outH}">${parts.join("")}</svg>`;
+}
