@@ -2,6 +2,7 @@ import { hairZone, type HairRegion } from "../../shared/hair/hair-region";
 import { hash2, valueNoise } from "../../shared/noise";
 import { blurred, shielded } from "../../shared/hair/skin-guard";
 import { nearHair } from "../../shared/hair/uncover";
+import { lockShade } from "../../shared/hair/cheek";
 import type { Rgb, Scene } from "./variations";
 
 /**
@@ -313,7 +314,11 @@ function guardMasks(scene: Scene): GuardMasks {
     oval: blurred(hair.oval, width, height, r),
     shield: shielded(hair.guard, width, height, r),
     oldHair: blurred(old, width, height, Math.max(2, Math.round(fw * 0.02))),
-    lock: blurred(hair.lock, width, height, r).map((v) => Math.min(1, v * 2)),
+    // (With the skin beside it that its shadow darkened: the rebuilt cheek fades into the photo.)
+    lock: ((shade) =>
+      blurred(hair.lock, width, height, r).map((v, i) => Math.max(Math.min(1, v * 2), shade[i]!)))(
+      lockShade(hair),
+    ),
   };
   guardCache.set(hair, masks);
   return masks;

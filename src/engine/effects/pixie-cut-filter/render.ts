@@ -4,6 +4,7 @@ import { valueNoise } from "../../shared/noise";
 import { inspect } from "./rules";
 import { capMask } from "./cap";
 import { barePlate } from "../../shared/hair/uncover";
+import { lockShade } from "../../shared/hair/cheek";
 import { hairZone } from "../../shared/hair/hair-region";
 import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
 
@@ -76,6 +77,8 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const soft = blurred(grown, width, height, Math.round(fw * 0.01) + 1);
   // A lock in front of the face goes wherever it is, the cap's sideburns included.
   const lockSoft = blurred(dilate(lockCut, width, height, 2), width, height, Math.round(fw * 0.01) + 1);
+  // (With the skin beside it that its shadow darkened: the rebuilt cheek fades into the photo.)
+  const shade = lockShade(hair);
   // The face, neck and skin joined to them (a hand at the mouth) stay exactly as they were.
   const shield = shielded(hair.guard, width, height, Math.round(fw * 0.012) + 1);
   // So does anyone else beside the head, exactly: not even the feathered cut's rim reaches them.
@@ -88,7 +91,11 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
       // (A lock goes up to the skin beside it: the bare head there is that skin, continued.)
       const c = theirs[i]
         ? 0
-        : Math.max(keep[i] ? 0 : soft[i]! * (1 - cap[i]!) * (1 - shield[i]!), lockSoft[i]!);
+        : Math.max(
+            keep[i] ? 0 : soft[i]! * (1 - cap[i]!) * (1 - shield[i]!),
+            lockSoft[i]!,
+            shade[i]! * Math.min(1, Math.max(0, (y - brows) / (fh * 0.08) + 1)),
+          );
       if (c > 0)
         for (let ch = 0; ch < 3; ch++)
           out[i * 3 + ch] = Math.round(out[i * 3 + ch]! * (1 - c) + plate[i * 3 + ch]! * c);

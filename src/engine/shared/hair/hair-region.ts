@@ -29,7 +29,14 @@ export interface HeadGeometry {
   fw: number;
   fh: number;
   oval: Array<[number, number]>;
+  /** The face's midline (forehead, nose bridge and tip, lips, chin), top to bottom, when known. */
+  mid?: Array<[number, number]>;
+  /** Each eye's centre and half-width (from its corners), when known. */
+  eyeSpots?: Array<[number, number, number]>;
 }
+
+/** MediaPipe FaceMesh points down the middle of the face, forehead to chin. */
+const MIDLINE = [10, 151, 9, 8, 168, 6, 197, 195, 5, 4, 1, 2, 164, 0, 13, 14, 17, 18, 200, 199, 175, 152];
 
 export function headGeometry(face: Face): HeadGeometry {
   const p = (i: number) => face.mesh[i]!;
@@ -48,6 +55,15 @@ export function headGeometry(face: Face): HeadGeometry {
     fw: right - left,
     fh: chin - top,
     oval,
+    eyeSpots: [
+      [33, 133],
+      [362, 263],
+    ].map(([a, b]) => {
+      const [ax, ay] = [p(a!)[0], p(a!)[1]];
+      const [bx, by] = [p(b!)[0], p(b!)[1]];
+      return [(ax + bx) / 2, (ay + by) / 2, Math.hypot(bx - ax, by - ay) / 2] as [number, number, number];
+    }),
+    mid: MIDLINE.map((i) => [p(i)[0], p(i)[1]] as [number, number]).sort((a, b) => a[1] - b[1]),
   };
 }
 

@@ -14,6 +14,10 @@ const at = (img: Rgb8, x: number, y: number) => {
   return [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
 };
 const dist = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+const chroma = (p: number[]) => {
+  const s = p[0]! + p[1]! + p[2]! + 3;
+  return [(300 * (p[0]! + 1)) / s, (300 * (p[1]! + 1)) / s, 0];
+};
 const luma = (p: number[]) => 0.299 * p[0]! + 0.587 * p[1]! + 0.114 * p[2]!;
 
 /**
@@ -54,4 +58,86 @@ export function skinChanged(
       if (dist(p, at(out, x, y)) > 12) changed++;
     }
   return { share: changed / Math.max(1, n), n };
+}
+
+/**
+ * For the hair effects' tests: how the cheek behind a lock came out. `lock`, `oval` and
+ * `hairAlpha` from the hair region of `src` (the photo before the effect, at `out`'s size,
+ * offset by `dx, dy` into `out`); `eyes`: the eye line. Of the lock's pixels inside the face
+ * oval below the eyes (a few pixels in from its edge): `hairLike`, the share still coloured
+ * (chromaticity) more like the photo's hair than like its uncovered cheek; `skinDist`, the
+ * distance of their median chromaticity (x 300) from the uncovered cheek's, and the hair's; and `seam`, the mean brightness step across the
+ * lock's inner edge (a few pixels either side) against the same step inside the uncovered cheek.
+ */
+export function cheekCheck(
+  src: Rgb8,
+  out: Rgb8,
+  region: { lock: Uint8Array; oval: Uint8Array; hairAlpha: Float32Array; eyes: number },
+  dx = 0,
+  dy = 0,
+): { n: number; hairLike: number; skinDist: number; hairDist: number; seam: number; cheekStep: number } {
+  const { width, height } = src;
+  const { lock, oval, hairAlpha, eyes } = region;
+  const medianOf = (pts: number[][]) =>
+    [0, 1, 2].map((c) => pts.map((p) => p[c]!).sort((a, b) => a - b)[pts.length >> 1] ?? 0);
+  const hairPts: number[][] = [];
+  const cheekPts: number[][] = [];
+  const inner = (x: number, y: number, r: number) => {
+    for (let v = -r; v <= r; v++)
+      for (let u = -r; u <= r; u++) {
+        const xx = x + u;
+        const yy = y + v;
+        if (xx < 0 || yy < 0 || xx >= width || yy >= height || !oval[yy * width + xx]) return false;
+      }
+    return true;
+  };
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (hairAlpha[i]! > 0.6) hairPts.push(at(src, x, y));
+      else if (y > eyes && oval[i] && !lock[i] && inner(x, y, 4)) cheekPts.push(at(src, x, y));
+    }
+  const hair = medianOf(hairPts);
+  const cheek = medianOf(cheekPts);
+  const shifted = { ...out, width: out.width, height: out.height };
+  const o = (x: number, y: number) => at(shifted, x + dx, y + dy);
+  let n = 0;
+  let hairLike = 0;
+  const revealed: number[][] = [];
+  for (let y = Math.ceil(eyes); y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!lock[i] || !inner(x, y, 4)) continue;
+      const p = o(x, y);
+      n++;
+      revealed.push(p);
+      // (By chromaticity: a cheek in shade is darker, not more hair-coloured.)
+      if (dist(chroma(p), chroma(hair)) < dist(chroma(p), chroma(cheek))) hairLike++;
+    }
+  // The step across the lock's inner edge (towards the face's middle) on each row, against
+  // the same step measured on the uncovered cheek a little further in.
+  const step = (x: number, y: number) => Math.abs(luma(o(x + 3, y)) - luma(o(x - 3, y)));
+  let seam = 0;
+  let cheekStep = 0;
+  let rows = 0;
+  for (let y = Math.ceil(eyes); y < height; y++) {
+    let edge = -1;
+    for (let x = 1; x < width; x++)
+      if (lock[y * width + x] && !lock[y * width + x - 1] && oval[y * width + x - 1]) {
+        edge = x;
+        break;
+      }
+    if (edge < 12 || !inner(edge - 10, y, 4) || !inner(edge + 4, y, 3)) continue;
+    seam += step(edge, y);
+    cheekStep += step(edge - 8, y);
+    rows++;
+  }
+  return {
+    n,
+    hairLike: hairLike / Math.max(1, n),
+    skinDist: revealed.length ? dist(chroma(medianOf(revealed)), chroma(cheek)) : Infinity,
+    hairDist: dist(chroma(hair), chroma(cheek)),
+    seam: seam / Math.max(1, rows),
+    cheekStep: cheekStep / Math.max(1, rows),
+  };
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EngineError } from "@/core/ports/renderer";
 import type { HairRegion } from "./hair-region";
-import { faceHidden, MAX_FACE_HIDDEN, requireFaceUncovered } from "./uncover";
+import { faceCover, faceHidden, MAX_FACE_HIDDEN, requireFaceUncovered } from "./uncover";
 
 /** A 100 x 100 head: the face oval a disc of radius 30 at (50, 50), eyes at row 40, a lock over `cover` columns. */
 function head(cover: (x: number, y: number) => boolean): HairRegion {
@@ -23,7 +23,25 @@ function head(cover: (x: number, y: number) => boolean): HairRegion {
     skin: none,
     guard: none,
     half: new Float32Array(w),
-    head: { cx: 50, top: 20, eyes: 40, brows: 35, chin: 80, fw: 60, fh: 60, oval: [] },
+    head: {
+      cx: 50,
+      top: 20,
+      eyes: 40,
+      brows: 35,
+      chin: 80,
+      fw: 60,
+      fh: 60,
+      oval: [],
+      mid: [
+        [50, 20],
+        [50, 80],
+      ],
+      // Eyes at (38, 40) and (62, 40), 5 px half-widths.
+      eyeSpots: [
+        [38, 40, 5],
+        [62, 40, 5],
+      ],
+    },
     lock,
     features: none,
     others: { mask: none, contact: 0 },
@@ -58,5 +76,23 @@ describe("hair over the face", () => {
     ) as { errors: { server: Record<string, string> } };
     expect(en.errors.server.task_hairOverFace).toMatch(/face.*Your credits have been refunded\.$/);
     expect(en.errors.server.input_hairOverFace).toMatch(/face/);
+  });
+
+  it("renders hair over one cheek, refuses it across an eye, the middle of the face or both cheeks", () => {
+    // A lock down the outer side of one cheek, beside the eye (its outer side): the most
+    // common portrait (before, refused past a tenth of the face: this hides about a fifth).
+    const cheek = (x: number, y: number) => x > 66 && y > 32;
+    const side = faceCover(head(cheek));
+    expect(side.share).toBeGreaterThan(0.1);
+    expect(side.sides).toBe(1);
+    expect(() => requireFaceUncovered(head(cheek))).not.toThrow();
+    // Across the eye (the lock all round it, as it never takes the eye itself).
+    const eye = (x: number, y: number) => x > 54 && y > 32 && Math.hypot(x - 62, (y - 40) * 1.6) > 5.5;
+    expect(faceCover(head(eye)).eye).toBeGreaterThan(0.75);
+    expect(() => requireFaceUncovered(head(eye))).toThrow(EngineError);
+    // Over the nose and mouth, even as a narrow strand.
+    expect(() => requireFaceUncovered(head((x, y) => Math.abs(x - 50) < 3 && y > 45))).toThrow(EngineError);
+    // Over both cheeks: no uncovered side to rebuild either from.
+    expect(() => requireFaceUncovered(head((x, y) => (x > 70 || x < 30) && y > 40))).toThrow(EngineError);
   });
 });

@@ -3,6 +3,7 @@ import type { RawImage } from "../image-io";
 import { fillFromBackground } from "./fill-background";
 import type { HairRegion } from "./hair-region";
 import { blurred, dilate } from "./skin-guard";
+import { cheekBehindLock, lockShade } from "./cheek";
 
 /**
  * What the photo would show with the person's hair taken away (the hair effects' "bare
@@ -114,7 +115,9 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
   for (let i = 0; i < n; i++)
     skinKnown[i] = hair.oval[i] && !gone(i) && !hair.features[i] && matte[i]! > 128 ? 1 : 0;
   const lockNear = dilate(hair.lock, width, height, Math.round(fw * 0.02) + 2);
-  const skin = fillFromBackground(src.data, skinKnown, width, height);
+  // The cheek behind a lock: the other side of the face mirrored and relit (cheek.ts).
+  const { skin, mirrored: rebuilt, face } = cheekBehindLock(src, hair, skinKnown);
+  const shade = lockShade(hair);
 
   // Below the jaw: the uncovered body (neck, shoulders, clothing), out to its edges.
   const { from, left, right } = bodyExtent(matte, hair, width, height);
@@ -133,7 +136,7 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
 
   // Soft (a couple of pixels) where the invented skin meets the background behind it.
   const r = Math.max(1, Math.round(fw * 0.006));
-  const faceW = blurred(hair.oval, width, height, r);
+  const faceW = blurred(face ?? hair.oval, width, height, r);
   const bodyW = blurred(body, width, height, r);
   // The skin's grain: the high frequencies of the mirrored pixel (about the face's centre
   // line), where that pixel is itself uncovered skin.
@@ -143,16 +146,11 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
     luma[i] = 0.299 * src.data[i * 3]! + 0.587 * src.data[i * 3 + 1]! + 0.114 * src.data[i * 3 + 2]!;
   const lumaLow = blurred(luma, width, height, grainR);
   const featuresNear = dilate(hair.features, width, height, grainR * 2);
-  const lowRgb = [0, 1, 2].map((ch) => {
-    const c = new Float32Array(n);
-    for (let i = 0; i < n; i++) c[i] = src.data[i * 3 + ch]!;
-    return blurred(c, width, height, grainR);
-  });
   const out = Buffer.from(src.data);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      if (!near[i] && !lockNear[i] && !gone(i)) continue;
+      if (!near[i] && !lockNear[i] && !gone(i) && !(shade[i]! > 0)) continue;
       // (The face's skin from the brows down, where a lock hangs: over the forehead, old hair
       // a new cut does not cover shows the background, as the face's edge there is unknown.)
       const f = faceW[i]! * Math.min(1, Math.max(0, (y - (brows - fh * 0.2)) / (fh * 0.1)));
@@ -171,7 +169,9 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
             const fillY =
               0.299 * bodyFill[i * 3]! + 0.587 * bodyFill[i * 3 + 1]! + 0.114 * bodyFill[i * 3 + 2]!;
             const k = Math.min(1.1, Math.max(0.6, fillY / Math.max(1, lumaLow[j]!)));
-            mirrored = [0, 1, 2].map((ch) => lowRgb[ch]![j]! * k);
+            // (The pixel itself, not its blur: the other side's shading and grain, the
+            // shadow under the jaw included; a flat fill read as a block pasted on the neck.)
+            mirrored = [0, 1, 2].map((ch) => src.data[j * 3 + ch]! * k);
           }
           // (Clamped: freckles and pores, never an eyelash or a mole's full contrast. Where
           // the lock hid a brow's end, the other brow's end, in full.)
@@ -183,7 +183,8 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
       for (let ch = 0; ch < 3; ch++) {
         const k = i * 3 + ch;
         const body = mirrored ? mirrored[ch]! : bodyFill[k]!;
-        const v = plate[k]! * g + skin[k]! * f + body * b + grain * (f + b);
+        const v =
+          plate[k]! * g + skin[k]! * f + body * b + grain * ((mirrored ? 0 : b) + (rebuilt[i] ? 0 : f));
         out[k] = Math.max(0, Math.min(255, Math.round(v)));
       }
     }
@@ -208,14 +209,75 @@ export function faceHidden(hair: HairRegion): number {
 }
 
 /**
- * Above this share of the face below the eyes hidden by hair, the effects refuse: the skin
- * behind cannot be invented convincingly. A side lock over one cheek down to the jaw
- * (portrait-female-1) hides 0.22: continued from the skin around and the mirrored cheek it
- * came out as a flat patch with a seam, a shadowed eye and a block on the neck (reviewed,
- * session 7), so such a photo is refused; the other bare-headed portraits of the scoring set
- * hide 0-0.05 and render, a thin strand over a cheek being filled well enough.
+ * How a lock covers the face: `share`, of the face below the eyes ({@link faceHidden});
+ * `eye`, the most of the ring around either eye it hides (all round: hair over the eye);
+ * `centre`, the share of the middle of the face (the nose and mouth column below the eyes)
+ * it hides; `sides`, on how many sides of the face (0-2) it hides over 2 % of that side.
  */
-export const MAX_FACE_HIDDEN = 0.1;
+export function faceCover(hair: HairRegion): { share: number; eye: number; centre: number; sides: number } {
+  const { eyes, cx, fw, eyeSpots, mid } = hair.head;
+  const height = hair.half.length;
+  const width = hair.alpha.length / height;
+  const midX = (y: number) => {
+    if (!mid || mid.length < 2) return cx;
+    for (let k = 1; k < mid.length; k++)
+      if (y <= mid[k]![1]) {
+        const [x0, y0] = mid[k - 1]!;
+        const [x1, y1] = mid[k]!;
+        return y1 > y0 ? x0 + ((Math.max(y0, y) - y0) / (y1 - y0)) * (x1 - x0) : x1;
+      }
+    return mid[mid.length - 1]![0];
+  };
+  let centreN = 0;
+  let centreHidden = 0;
+  const sideN = [0, 0];
+  const sideHidden = [0, 0];
+  for (let y = Math.max(0, Math.ceil(eyes)); y < height; y++) {
+    const m = midX(y);
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (!hair.oval[i]) continue;
+      const s = x < m ? 0 : 1;
+      sideN[s]!++;
+      if (hair.lock[i]) sideHidden[s]!++;
+      if (Math.abs(x - m) < fw * 0.12) {
+        centreN++;
+        if (hair.lock[i]) centreHidden++;
+      }
+    }
+  }
+  // The ring around an eye: from just outside the eye's own blob to half an eye width beyond.
+  let eye = 0;
+  for (const [ex, ey, r] of eyeSpots ?? []) {
+    let n = 0;
+    let hidden = 0;
+    const ro = r * 1.7;
+    for (let y = Math.max(0, Math.floor(ey - ro)); y <= Math.min(height - 1, Math.ceil(ey + ro)); y++)
+      for (let x = Math.max(0, Math.floor(ex - ro)); x <= Math.min(width - 1, Math.ceil(ex + ro)); x++) {
+        // (An ellipse as flat as the eye: above and below it the lids and the cheek.)
+        const d = Math.hypot((x - ex) / r, ((y - ey) / r) * 1.6);
+        if (d < 1.25 || d > 1.7) continue;
+        n++;
+        if (hair.lock[y * width + x]) hidden++;
+      }
+    if (n) eye = Math.max(eye, hidden / n);
+  }
+  const sides = [0, 1].filter((s) => sideHidden[s]! / Math.max(1, sideN[s]!) > 0.02).length;
+  return { share: faceHidden(hair), eye, centre: centreHidden / Math.max(1, centreN), sides };
+}
+
+/**
+ * The limits past which the cheek behind a lock cannot be rebuilt (cheek.ts mirrors the
+ * other, uncovered side of the face, so one side must be uncovered, and the eyes, nose and
+ * mouth must show: a covered eye would be invented). A lock over one cheek from the parting
+ * to past the jaw (portrait-female-1) hides 0.22 of the face below the eyes, half the ring
+ * around the eye beside it (its outer side) and none of the middle: it renders. Over a third
+ * of the face, three quarters of an eye's ring (hair across the eye), any of the middle, or
+ * both sides: refused before charging.
+ */
+export const MAX_FACE_HIDDEN = 0.35;
+export const MAX_EYE_HIDDEN = 0.75;
+export const MAX_CENTRE_HIDDEN = 0.02;
 
 export function hairOverFaceError(): EngineError {
   return new EngineError(
@@ -225,7 +287,12 @@ export function hairOverFaceError(): EngineError {
   );
 }
 
-/** Throws `hairOverFace` when a lock hides more than {@link MAX_FACE_HIDDEN} of the face below the eyes. */
+/**
+ * Throws `hairOverFace` when a lock hides more than {@link MAX_FACE_HIDDEN} of the face below
+ * the eyes, hair lies across an eye or the middle of the face, or hides both cheeks.
+ */
 export function requireFaceUncovered(hair: HairRegion): void {
-  if (faceHidden(hair) > MAX_FACE_HIDDEN) throw hairOverFaceError();
+  const c = faceCover(hair);
+  if (c.share > MAX_FACE_HIDDEN || c.eye > MAX_EYE_HIDDEN || c.centre > MAX_CENTRE_HIDDEN || c.sides > 1)
+    throw hairOverFaceError();
 }
