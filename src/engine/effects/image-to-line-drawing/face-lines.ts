@@ -10,6 +10,9 @@ import {
   MESH_OVAL,
 } from "../../shared/mesh-parts";
 import { findGlasses, type Glasses } from "../../shared/pixel-face";
+import { featureBoxes } from "../../shared/face-features";
+import { inPolygon } from "../../shared/mask";
+import { sobel } from "../../shared/edges";
 import type { Face } from "../../vision/human";
 
 /**
@@ -42,17 +45,136 @@ const HEAD = 0.85;
 export interface DrawnFace {
   face: Face;
   glasses: Glasses | null;
+  /**
+   * Whether the eyes and the mouth keep the photo's own lines (a face PHOTO_FEATURES wide or
+   * more: its real lid opening, a squint, an open smile with teeth, which the mesh's eyes and
+   * lips would redraw wide open and closed).
+   */
+  photoFeatures: boolean;
 }
 
-/** Faces drawn from the mesh. */
+/** Face width (photo pixels) from which the eyes and mouth keep the photo's own lines. */
+const PHOTO_FEATURES = 400;
+
+/**
+ * Faces drawn from the mesh: large and frontal enough, and without character the mesh would
+ * lose (`character`: wrinkles, a beard or stubble keep the photo's own lines, as an older or
+ * bearded face drawn from the mesh reads as a young, smooth stranger).
+ */
 export async function meshFaces(faces: Face[], src: RawImage): Promise<DrawnFace[]> {
   const drawn: DrawnFace[] = [];
   for (const face of faces) {
     if (face.mesh.length < 468 || face.box[2] < MIN_FACE || Math.abs(face.rotation?.yaw ?? 0) > MAX_YAW)
       continue;
-    drawn.push({ face, glasses: await glassesOf(face, src) });
+    if ((await character(face, src)).skin > MAX_CHARACTER) continue;
+    const glasses = await glassesOf(face, src);
+    drawn.push({
+      face,
+      glasses: glasses && symmetricRims(face, glasses),
+      photoFeatures: face.box[2] >= PHOTO_FEATURES,
+    });
   }
   return drawn;
+}
+
+/**
+ * Both lenses of a pair of glasses the same shape: the rim lying nearer its eye's size (the
+ * better found) mirrored about the face's midline (the line through the forehead's top and the
+ * chin on the mesh) for the other.
+ */
+export function symmetricRims(face: Face, g: Glasses): Glasses {
+  if (g.rims.length !== 2) return g;
+  const [a, b] = [face.mesh[10]!, face.mesh[152]!];
+  const dx = b[0] - a[0];
+  const dy = b[1] - a[1];
+  const len2 = dx * dx + dy * dy || 1;
+  const mirror = ([x, y]: Pt): Pt => {
+    const t = ((x - a[0]) * dx + (y - a[1]) * dy) / len2;
+    const px = a[0] + t * dx;
+    const py = a[1] + t * dy;
+    return [2 * px - x, 2 * py - y];
+  };
+  // Each rim's fit: its box's size against its eye's width (a lens spans about 1.6 eyes).
+  const fit = (rim: Pt[]) => {
+    const xs = rim.map((p) => p[0]);
+    const ys = rim.map((p) => p[1]);
+    const rw = Math.max(...xs) - Math.min(...xs);
+    const rh = Math.max(...ys) - Math.min(...ys);
+    const cx = (Math.max(...xs) + Math.min(...xs)) / 2;
+    const eye = MESH_EYES.map((e) => face.mesh[e.outer]!).map((o, k) => {
+      const i = face.mesh[MESH_EYES[k]!.inner]!;
+      return { x: (o[0] + i[0]) / 2, w: Math.hypot(o[0] - i[0], o[1] - i[1]) };
+    });
+    const near = eye.reduce((best, e) => (Math.abs(e.x - cx) < Math.abs(best.x - cx) ? e : best));
+    return Math.abs(Math.log(rw / (1.6 * near.w || 1))) + Math.abs(Math.log(rh / (1.1 * near.w || 1)));
+  };
+  const best = fit(g.rims[0]!) <= fit(g.rims[1]!) ? g.rims[0]! : g.rims[1]!;
+  return { ...g, rims: [best, best.map(mirror)] };
+}
+
+/** Face width (pixels) at which a face's skin is measured for character. */
+const CHARACTER_FACE = 160;
+/** Sobel magnitude (0..255 grey, at CHARACTER_FACE) of a strong edge in the skin: a wrinkle, a beard's hairs. */
+const STRONG = 90;
+/** Share of the skin between the features in strong edges above which a face keeps the photo's lines. */
+export const MAX_CHARACTER = 0.12;
+
+/**
+ * A face's character: the share of its skin between the features (its mesh oval shrunk to 0.85,
+ * the eyes, brows, nose and mouth left out) lying on strong edges, measured with the face
+ * CHARACTER_FACE wide: wrinkles, a beard or stubble score high, smooth young skin low.
+ */
+export async function character(face: Face, src: RawImage): Promise<{ skin: number; mouth: number }> {
+  const [bx, by, bw, bh] = face.box;
+  const x0 = Math.max(0, Math.floor(bx));
+  const y0 = Math.max(0, Math.floor(by));
+  const x1 = Math.min(src.width, Math.ceil(bx + bw));
+  const y1 = Math.min(src.height, Math.ceil(by + bh));
+  if (x1 - x0 < 8 || y1 - y0 < 8) return { skin: 0, mouth: 0 };
+  const k = CHARACTER_FACE / bw;
+  const W = Math.max(8, Math.round((x1 - x0) * k));
+  const H = Math.max(8, Math.round((y1 - y0) * k));
+  const grey = await sharp(src.data, { raw: { width: src.width, height: src.height, channels: 3 } })
+    .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
+    .resize(W, H, { fit: "fill" })
+    .greyscale()
+    .raw()
+    .toBuffer();
+  const { mag } = sobel(grey, W, H);
+  const sx = W / (x1 - x0);
+  const sy = H / (y1 - y0);
+  const oval = MESH_OVAL.map((i) => [(face.mesh[i]![0] - x0) * sx, (face.mesh[i]![1] - y0) * sy] as Pt);
+  const cx = oval.reduce((a, q) => a + q[0], 0) / oval.length;
+  const cy = oval.reduce((a, q) => a + q[1], 0) / oval.length;
+  const inner = oval.map(([x, y]) => [cx + (x - cx) * 0.85, cy + (y - cy) * 0.85] as Pt);
+  const boxes = featureBoxes(face, 0.06).map(
+    ([x, y, w, h]) => [(x - x0) * sx, (y - y0) * sy, (x + w - x0) * sx, (y + h - y0) * sy] as const,
+  );
+  const lips = MESH_LIPS_OUTER.map((i) => [(face.mesh[i]![0] - x0) * sx, (face.mesh[i]![1] - y0) * sy] as Pt);
+  let skin = 0;
+  let strong = 0;
+  let mouth = 0;
+  let mouthStrong = 0;
+  for (let y = 1; y < H - 1; y++)
+    for (let x = 1; x < W - 1; x++) {
+      if (inPolygon(x + 0.5, y + 0.5, lips)) {
+        mouth++;
+        if (mag[y * W + x]! > STRONG) mouthStrong++;
+      }
+      if (!inPolygon(x + 0.5, y + 0.5, inner)) continue;
+      if (boxes.some(([xa, ya, xb, yb]) => x >= xa && x < xb && y >= ya && y < yb)) continue;
+      skin++;
+      if (mag[y * W + x]! > STRONG) strong++;
+    }
+  return { skin: skin ? strong / skin : 0, mouth: mouth ? mouthStrong / mouth : 0 };
+}
+
+/** An eye's opening: the lids' distance at the middle over the eye's width (a squint is small). */
+export function eyeOpening(face: Face, eye: (typeof MESH_EYES)[number]): number {
+  const at = (i: number) => face.mesh[i]!;
+  const width = Math.hypot(at(eye.outer)[0] - at(eye.inner)[0], at(eye.outer)[1] - at(eye.inner)[1]) || 1;
+  const [u, l] = [at(eye.upper[3]!), at(eye.lower[3]!)];
+  return Math.hypot(u[0] - l[0], u[1] - l[1]) / width;
 }
 
 /** Face width (photo pixels) at which glasses are looked for: a larger face is shrunk to it first (the search's cost grows with the face's area). */
@@ -124,6 +246,18 @@ export function faceZones(faces: DrawnFace[], w: number, h: number, scale: numbe
     fill(neck, 1, (v) => v === 0 || v === 3);
     fill(moved(-fw * BAND), 1, (v) => v !== 2);
     fill(moved(fw * INSIDE), 2, () => true);
+  }
+  // Eyes and mouth kept from the photo: their lines are left as traced.
+  for (const { face: f, photoFeatures } of faces) {
+    if (!photoFeatures) continue;
+    const boxes = featureBoxes(f);
+    for (const [bx, by, bw, bh] of [boxes[0]!, boxes[1]!, boxes[5]!]) {
+      const xa = Math.max(0, Math.floor(bx * scale));
+      const xb = Math.min(w, Math.ceil((bx + bw) * scale));
+      const ya = Math.max(0, Math.floor(by * scale));
+      const yb = Math.min(h, Math.ceil((by + bh) * scale));
+      for (let y = ya; y < yb; y++) mask.fill(0, y * w + xa, y * w + Math.max(xa, xb));
+    }
   }
   return mask;
 }
@@ -267,7 +401,7 @@ export function faceSvg(
     );
   }
   let clip = 0;
-  for (const { face: f, glasses } of faces) {
+  for (const { face: f, glasses, photoFeatures } of faces) {
     const p = (i: number): Pt => [f.mesh[i]![0] * scale, f.mesh[i]![1] * scale];
     const fw = f.box[2] * scale;
     const base = Math.max(1.3, Math.min(2.6, fw * 0.0075));
@@ -276,7 +410,7 @@ export function faceSvg(
         `<path d="${d}" fill="none" stroke="#141414" stroke-width="${width.toFixed(2)}" stroke-linecap="round" stroke-linejoin="round"/>`,
       );
 
-    for (const eye of MESH_EYES) {
+    for (const eye of photoFeatures ? [] : MESH_EYES) {
       const upper = [eye.outer, ...eye.upper, eye.inner].map(p);
       stroke(smooth(upper), base * 1.15);
       // The lower lid lighter, its middle only (an artist leaves the corners open).
@@ -324,10 +458,12 @@ export function faceSvg(
     stroke(smooth([358, 294, 327].map(p)), base);
 
     // Lips: the line between them bold, the upper lip's top and the lower lip's bottom lighter.
-    stroke(smooth(MESH_MOUTH_LINE.map(p)), base * 1.1);
-    const outer = MESH_LIPS_OUTER.map(p);
-    stroke(smooth(outer.slice(0, 11)), base * 0.65);
-    stroke(smooth(outer.slice(12, 19)), base * 0.65);
+    if (!photoFeatures) {
+      stroke(smooth(MESH_MOUTH_LINE.map(p)), base * 1.1);
+      const outer = MESH_LIPS_OUTER.map(p);
+      stroke(smooth(outer.slice(0, 11)), base * 0.65);
+      stroke(smooth(outer.slice(12, 19)), base * 0.65);
+    }
     // Glasses: each lens's rim and the bridge, as the photo's frame lines were dropped.
     if (glasses) {
       for (const rim of glasses.rims)
@@ -346,7 +482,7 @@ export function faceSvg(
     }
     // An open mouth: the lower lip's inner edge too.
     const gap = Math.hypot(p(13)[0] - p(14)[0], p(13)[1] - p(14)[1]);
-    if (gap > fw * 0.02) stroke(smooth(MESH_LIP_LOWER_INNER.map(p)), base * 0.8);
+    if (!photoFeatures && gap > fw * 0.02) stroke(smooth(MESH_LIP_LOWER_INNER.map(p)), base * 0.8);
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${outW}" height="${outH}">${parts.join("")}</svg>`;
 }
