@@ -1,7 +1,7 @@
 import { hairZone, type HairRegion } from "../../shared/hair/hair-region";
 import { hash2, valueNoise } from "../../shared/noise";
-import { blurred, shielded } from "../../shared/hair/skin-guard";
-import { nearHair } from "../../shared/hair/uncover";
+import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
+import { lockStrays, nearHair } from "../../shared/hair/uncover";
 import { lockShade } from "../../shared/hair/cheek";
 import type { Rgb, Scene } from "./variations";
 
@@ -181,7 +181,7 @@ export function applyCut(scene: Scene, cut: Cut, plate: Buffer): Buffer {
   const { X, Y } = headUnits(hair);
   const { brows, fw, fh } = hair.head;
   const n = (a: number, b: number) => valueNoise(a, b, seed + 101);
-  const masks = guardMasks(scene);
+  const masks = guardMasks(scene, plate);
   const alpha = new Float32Array(width * height);
   for (let y = 0; y < height; y++) {
     const Yv = Y(y);
@@ -279,7 +279,7 @@ interface GuardMasks {
   /** A lock in front of the face or neck, grown a little and blurred. */
   lock: Float32Array;
 }
-function guardMasks(scene: Scene): GuardMasks {
+function guardMasks(scene: Scene, plate: Buffer): GuardMasks {
   const { hair, matte } = scene;
   const { width, height } = scene.src;
   const cached = guardCache.get(hair);
@@ -306,18 +306,24 @@ function guardMasks(scene: Scene): GuardMasks {
       )
         old[i] = Math.max(old[i]!, 0.5);
     }
-  // New hair is not painted over the face below the brows, where a lock was included.
+  // New hair is not painted over the face below the brows, where a lock was included (on the
+  // face: beside it, where the lock hung over the background, a wide cut such as the afro
+  // fills in; before, it left a gap beside the cheek).
   const noPaint = Uint8Array.from(hair.guard);
-  for (let i = 0; i < noPaint.length; i++) if (hair.lock[i]) noPaint[i] = 1;
+  for (let i = 0; i < noPaint.length; i++) if (hair.lock[i] && hair.oval[i]) noPaint[i] = 1;
   const masks = {
     guard: blurred(noPaint, width, height, r),
     oval: blurred(hair.oval, width, height, r),
     shield: shielded(hair.guard, width, height, r),
     oldHair: blurred(old, width, height, Math.max(2, Math.round(fw * 0.02))),
-    // (With the skin beside it that its shadow darkened: the rebuilt cheek fades into the photo.)
-    lock: ((shade) =>
-      blurred(hair.lock, width, height, r).map((v, i) => Math.max(Math.min(1, v * 2), shade[i]!)))(
+    // (With the skin beside it that its shadow darkened: the rebuilt cheek fades into the photo;
+    // and the lock's stray strands the hair region missed: dark scraps beside the jaw.)
+    lock: ((shade, strays) =>
+      blurred(hair.lock, width, height, r).map((v, i) =>
+        Math.max(Math.min(1, v * 2), shade[i]!, Math.min(1, strays[i]! * 2)),
+      ))(
       lockShade(hair),
+      blurred(dilate(lockStrays(scene.src, matte, hair, plate), width, height, r + 1), width, height, r),
     ),
   };
   guardCache.set(hair, masks);

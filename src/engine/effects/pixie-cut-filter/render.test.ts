@@ -100,6 +100,34 @@ describe("pixie-cut-filter", () => {
     expect(c.skinDist).toBeLessThan(c.hairDist * 0.75);
     // No hard edge where the rebuilt cheek meets the photo's.
     expect(c.seam).toBeLessThan(c.cheekStep * 2 + 3);
+    // The neck behind the lock is continuous skin, no plate pasted on it: across each row of
+    // the neck below the jaw, where old hair was, no colour step between the skin on either
+    // side of any pixel (6 px means; the sky beside the neck left out). Before, a lighter,
+    // greyer plate with a step at its cut edges: the worst rows stepped by 18 or more.
+    const { cx, chin, fw, fh } = hair.head;
+    const at = (x: number, y: number, ch: number) => out.data[(y * out.width + x) * 3 + ch]!;
+    const mean = (a: number, b: number, y: number) =>
+      [0, 1, 2].map((ch) => {
+        let s = 0;
+        for (let t = a; t <= b; t++) s += at(t, y, ch);
+        return s / (b - a + 1);
+      });
+    const steps: number[] = [];
+    for (let y = Math.round(chin + fh * 0.08); y < chin + fh * 0.4; y += 2) {
+      let worst = 0;
+      for (let x = Math.round(cx); x < cx + fw * 0.45; x++) {
+        const i = y * out.width + x;
+        if (!(hair.alpha[i]! > 0.3 || hair.lock[i])) continue;
+        const l = mean(x - 6, x - 1, y);
+        const r = mean(x + 1, x + 6, y);
+        if (l[0]! <= l[2]! + 8 || r[0]! <= r[2]! + 8) continue;
+        worst = Math.max(worst, Math.hypot(l[0]! - r[0]!, l[1]! - r[1]!, l[2]! - r[2]!));
+      }
+      steps.push(worst);
+    }
+    steps.sort((a, b) => a - b);
+    expect(steps.length).toBeGreaterThan(20);
+    expect(steps[Math.floor(steps.length * 0.9)]).toBeLessThan(13);
     // (Hair across an eye, the nose or both cheeks is still refused: shared/hair/uncover.test.ts.)
   }, 90_000);
 

@@ -3,7 +3,7 @@ import type { RenderRequest } from "@/core/ports/renderer";
 import { valueNoise } from "../../shared/noise";
 import { inspect } from "./rules";
 import { capMask } from "./cap";
-import { barePlate } from "../../shared/hair/uncover";
+import { barePlate, lockStrays } from "../../shared/hair/uncover";
 import { lockShade } from "../../shared/hair/cheek";
 import { hairZone } from "../../shared/hair/hair-region";
 import { blurred, dilate, shielded } from "../../shared/hair/skin-guard";
@@ -33,6 +33,9 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const strong = new Uint8Array(n);
   for (let i = 0; i < n; i++) strong[i] = hair.alpha[i]! > 0.3 || hair.lock[i] ? 1 : 0;
   const nearHair = dilate(strong, width, height, Math.round(fw * 0.06));
+  // Beside a lock in front of the face or neck: its stray strands, whatever the hair region
+  // made of them (dark scraps of it were left floating beside the jaw).
+  const nearLock = dilate(hair.lock, width, height, Math.round(fw * 0.06));
   const cut = new Uint8Array(n);
   const lockCut = new Uint8Array(n);
   const keep = new Uint8Array(n);
@@ -59,6 +62,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         continue;
       }
       if (cap[i]! > 0.5) continue;
+
       // (Next to the hair: inside the round zone of this head's hair, down to about the jaw;
       // before, a straight line at the jaw and the hair zone's straight sides made a box.)
       if (hair.alpha[i]! > 0.2 || (m > 0.03 && nearHair[i] && hairZone(hair.head, x, y, true) > 0.5))
@@ -68,8 +72,13 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // The background is continued from everything kept that is off the person (close to the
   // hair too: a fill from further out left a light halo round the head on a bokeh).
   const known = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (!cut[i] && matte.alpha[i]! < 64 && hair.alpha[i]! < 0.02) known[i] = 1;
+  for (let i = 0; i < n; i++)
+    if (!cut[i] && !nearLock[i] && matte.alpha[i]! < 64 && hair.alpha[i]! < 0.02) known[i] = 1;
   const plate = barePlate(src, matte.alpha, hair, known);
+  // Strands of the lock that neither the matte nor the hair region holds (dark scraps beside
+  // the jaw, red flecks over the background) go with it, up to the skin beside them.
+  const strays = lockStrays(src, matte.alpha, hair, plate);
+  for (let i = 0; i < n; i++) if (strays[i] && !keep[i] && cap[i]! <= 0.5) cut[i] = lockCut[i] = 1;
 
   // Grown a little past the matte's soft rim (it still holds hair-coloured fringes) and
   // feathered; never into the cap, the face or what else was kept.

@@ -24,7 +24,8 @@ export function nearHair(hair: HairRegion, width: number, height: number): Uint8
 /**
  * The body's half-widths (left and right of the face's centre) on each row from just above
  * the chin down: how far the uncovered body reaches, and on a side where hair hides its
- * edge, at least as far as the other side's visible edge (a neck is about symmetric).
+ * edge, an edge invented from the neck's width above to this side's shoulder below (with
+ * `hiddenL`/`hiddenR`, the rows where it was).
  * `undefined` above the chin. Smoothed along the rows: no jagged neck edge.
  */
 function bodyExtent(
@@ -32,12 +33,18 @@ function bodyExtent(
   hair: HairRegion,
   width: number,
   height: number,
-): { from: number; left: Float32Array; right: Float32Array } {
+): { from: number; left: Float32Array; right: Float32Array; hiddenL: Uint8Array; hiddenR: Uint8Array } {
   const { cx, chin, fw, fh } = hair.head;
   const from = Math.max(0, Math.round(chin - fh * 0.15));
   const left = new Float32Array(height);
   const right = new Float32Array(height);
   const c = Math.min(width - 1, Math.max(0, Math.round(cx)));
+  const lh = new Uint8Array(height);
+  const rh = new Uint8Array(height);
+  const lr = new Float32Array(height);
+  const rr = new Float32Array(height);
+  const ll = new Float32Array(height);
+  const rl = new Float32Array(height);
   for (let y = from; y < height; y++) {
     // Outwards from the centre to the end of the person: the furthest uncovered body pixel,
     // whether hair (not the background) hides the edge, and where that hair ends.
@@ -66,13 +73,46 @@ function bodyExtent(
     };
     const l = side(-1);
     const r = side(1);
-    // A side whose edge the hair hides reaches as far as the other side's visible edge (a
-    // neck is about symmetric; with both hidden, a neck's usual half-width), never past the
-    // hair hiding it.
-    const floor = fw * 0.3;
-    left[y] = l.hidden ? Math.min(l.limit, Math.max(l.reach, r.hidden ? floor : r.reach)) : l.reach;
-    right[y] = r.hidden ? Math.min(r.limit, Math.max(r.reach, l.hidden ? floor : l.reach)) : r.reach;
+    [lh[y], lr[y], ll[y]] = [l.hidden ? 1 : 0, l.reach, l.limit];
+    [rh[y], rr[y], rl[y]] = [r.hidden ? 1 : 0, r.reach, r.limit];
   }
+  // A side whose edge the hair hides: over each run of such rows, the edge runs from the
+  // neck's width where the run starts (the other side's visible edge, mirrored: a neck is
+  // about symmetric; with both hidden, a neck's usual half-width) to this side's own visible
+  // edge where the run ends (the shoulder below the lock), widening ever faster (a neck
+  // flaring into the shoulder), never past the hair hiding it. (Before, each row took the
+  // other side's edge: where that side's shoulder starts higher, a point stuck out over the
+  // background.)
+  const floor = fw * 0.3;
+  const invent = (
+    hid: Uint8Array,
+    reach: Float32Array,
+    limit: Float32Array,
+    oh: Uint8Array,
+    or: Float32Array,
+    out: Float32Array,
+  ) => {
+    for (let y = from; y < height;) {
+      if (!hid[y]) {
+        out[y] = reach[y]!;
+        y++;
+        continue;
+      }
+      let b = y;
+      while (b + 1 < height && hid[b + 1]) b++;
+      const other = (t: number) => (oh[t] ? floor : or[t]!);
+      const top = y > from ? Math.min(reach[y - 1]!, other(y)) || other(y) : other(y);
+      const bottom = b + 1 < height ? reach[b + 1]! : other(b);
+      for (let t = y; t <= b; t++) {
+        const u = (t - y + 1) / (b - y + 2);
+        const w = Math.min(top, other(t)) + (bottom - Math.min(top, other(t))) * u * u;
+        out[t] = Math.min(limit[t]!, Math.max(reach[t]!, w));
+      }
+      y = b + 1;
+    }
+  };
+  invent(lh, lr, ll, rh, rr, left);
+  invent(rh, rr, rl, lh, lr, right);
   // Smoothed over a tenth of a face height, so the invented edge runs straight.
   const k = Math.max(1, Math.round(fh * 0.05));
   const smooth = (a: Float32Array) => {
@@ -85,7 +125,7 @@ function bodyExtent(
     }
     return out;
   };
-  return { from, left: smooth(left), right: smooth(right) };
+  return { from, left: smooth(left), right: smooth(right), hiddenL: lh, hiddenR: rh };
 }
 
 /**
@@ -120,7 +160,7 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
   const shade = lockShade(hair);
 
   // Below the jaw: the uncovered body (neck, shoulders, clothing), out to its edges.
-  const { from, left, right } = bodyExtent(matte, hair, width, height);
+  const { from, left, right, hiddenL, hiddenR } = bodyExtent(matte, hair, width, height);
   const body = new Uint8Array(n);
   const bodyKnown = new Uint8Array(n);
   for (let y = from; y < height; y++)
@@ -146,6 +186,126 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
     luma[i] = 0.299 * src.data[i * 3]! + 0.587 * src.data[i * 3 + 1]! + 0.114 * src.data[i * 3 + 2]!;
   const lumaLow = blurred(luma, width, height, grainR);
   const featuresNear = dilate(hair.features, width, height, grainR * 2);
+  // The other side of the neck at a pixel: the mirrored pixel where it is uncovered body, its
+  // colour brought to the brightness the fill has here (the hidden side may be in shade);
+  // null where there is none (the fill alone then, which mixes in the clothing below).
+  // `j`: the mirrored pixel (for the skin's grain).
+  const mirrorOf = (
+    i: number,
+    x: number,
+    y: number,
+    wantBody: boolean,
+  ): { j: number; c: number[] | null } => {
+    // (On a side whose edge was invented, the other side's neck stretched to this one's
+    // width: its shading from the middle out to its edge, the shadow at the edge included.)
+    const dx = x - cx;
+    const hid = y >= from && (dx < 0 ? hiddenL[y] : hiddenR[y]);
+    const ratio = hid ? (dx < 0 ? right[y]! / Math.max(1, left[y]!) : left[y]! / Math.max(1, right[y]!)) : 1;
+    const xm = Math.round(cx - dx * Math.min(1, ratio));
+    if (xm < 0 || xm >= width) return { j: -1, c: null };
+    let j = y * width + xm;
+    // (On such a side, where the other side is itself under hair near the jaw: its neck a
+    // little lower down, the nearest uncovered row of that column.)
+    if (hid && wantBody && !(bodyKnown[j] && !gone(j)))
+      for (let t = y + 1; t < Math.min(height, y + fh * 0.3); t++) {
+        const jt = t * width + xm;
+        if (bodyKnown[jt] && !gone(jt) && !hair.oval[jt]) {
+          j = jt;
+          break;
+        }
+      }
+    if (!wantBody || !bodyKnown[j] || gone(j)) return { j, c: null };
+    const fillY = 0.299 * bodyFill[i * 3]! + 0.587 * bodyFill[i * 3 + 1]! + 0.114 * bodyFill[i * 3 + 2]!;
+    const k = Math.min(1.1, Math.max(0.6, fillY / Math.max(1, lumaLow[j]!)));
+    // (The pixel itself, not its blur: the other side's shading and grain, the shadow under
+    // the jaw included; a flat fill read as a block pasted on the neck.)
+    return { j, c: [0, 1, 2].map((ch) => src.data[j * 3 + ch]! * k) };
+  };
+  // Where the neck's edge is invented (a lock hid it): the neck behind the lock is the other
+  // side's, brought to the real neck around it. The difference between the real neck and the
+  // mirrored one along the lock's edge is spread smoothly over the hidden neck (a seamless
+  // clone): no colour step where it meets the neck and shoulder (the two sides are lit
+  // differently; before, a lighter plate with cut edges).
+  const invented = new Uint8Array(n);
+  let anyInvented = false;
+  for (let y = from; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = y * width + x;
+      if (body[i] && gone(i) && !hair.oval[i] && (x < cx ? hiddenL[y] : hiddenR[y])) {
+        invented[i] = 1;
+        anyInvented = true;
+      }
+    }
+  // (A membrane on a grid of 4 px cells: each hidden cell the mean of its neighbours, the
+  // real neck's cells round it fixed at their difference; background and hair cells left
+  // out. Smooth inside, equal to the real neck's at every edge it shares with it.)
+  let offset: Float32Array[] | null = null;
+  let offsetW: Float32Array | null = null;
+  if (anyInvented) {
+    const S = 4;
+    const gw = Math.ceil(width / S);
+    const gh = Math.ceil(height / S);
+    const hidCount = new Float32Array(gw * gh);
+    const realCount = new Float32Array(gw * gh);
+    const realSum = [0, 1, 2].map(() => new Float32Array(gw * gh));
+    const around = dilate(invented, width, height, Math.round(fw * 0.04));
+    for (let y = from; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const i = y * width + x;
+        if (!around[i]) continue;
+        const c = Math.floor(y / S) * gw + Math.floor(x / S);
+        if (invented[i]) {
+          hidCount[c] = hidCount[c]! + 1;
+          continue;
+        }
+        if (!body[i] || gone(i) || hair.alpha[i]! > 0.01 || hair.oval[i] || matte[i]! <= 200) continue;
+        const m = mirrorOf(i, x, y, true).c;
+        if (!m) continue;
+        realCount[c] = realCount[c]! + 1;
+        for (let ch = 0; ch < 3; ch++) realSum[ch]![c] = realSum[ch]![c]! + src.data[i * 3 + ch]! - m[ch]!;
+      }
+    // 0: out; 1: fixed (real neck); 2: free (hidden neck).
+    const kind = new Uint8Array(gw * gh);
+    const val = [0, 1, 2].map(() => new Float32Array(gw * gh));
+    for (let c = 0; c < gw * gh; c++)
+      if (hidCount[c]! > 0 && hidCount[c]! >= realCount[c]!) kind[c] = 2;
+      else if (realCount[c]! >= 4) {
+        kind[c] = 1;
+        for (let ch = 0; ch < 3; ch++)
+          val[ch]![c] = Math.max(-60, Math.min(60, realSum[ch]![c]! / realCount[c]!));
+      }
+    const free: number[] = [];
+    for (let c = 0; c < gw * gh; c++) if (kind[c] === 2) free.push(c);
+    for (let it = 0; it < 400; it++)
+      for (const c of free) {
+        const gx = c % gw;
+        const nb = [gx > 0 ? c - 1 : -1, gx < gw - 1 ? c + 1 : -1, c - gw, c + gw];
+        let wn = 0;
+        const acc = [0, 0, 0];
+        for (const d of nb) {
+          if (d < 0 || d >= gw * gh || !kind[d]) continue;
+          wn++;
+          for (let ch = 0; ch < 3; ch++) acc[ch] = acc[ch]! + val[ch]![d]!;
+        }
+        if (wn) for (let ch = 0; ch < 3; ch++) val[ch]![c] = acc[ch]! / wn;
+      }
+    offset = [0, 1, 2].map((ch) => {
+      const full = new Float32Array(n);
+      for (let y = from; y < height; y++)
+        for (let x = 0; x < width; x++) {
+          const c = Math.floor(y / S) * gw + Math.floor(x / S);
+          full[y * width + x] = kind[c] ? val[ch]![c]! : 0;
+        }
+      return blurred(full, width, height, S * 2);
+    });
+    // (Over the hidden neck and a little round it, fading out: the real neck there is the photo's.)
+    offsetW = blurred(
+      dilate(invented, width, height, Math.round(fw * 0.02)),
+      width,
+      height,
+      Math.round(fw * 0.02),
+    );
+  }
   const out = Buffer.from(src.data);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
@@ -157,22 +317,12 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
       const b = y >= from ? bodyW[i]! * (1 - f) : 0;
       const g = Math.max(0, 1 - f - b);
       let grain = 0;
-      // The body's colour: where the mirrored pixel is uncovered body (the other side of the
-      // neck), its colour, brought to the brightness the fill has here (the hidden side may
-      // be in shade); the fill alone mixes in the clothing below.
       let mirrored: number[] | null = null;
       if (f + b > 0.01) {
-        const xm = Math.round(2 * cx - x);
-        if (xm >= 0 && xm < width) {
-          const j = y * width + xm;
-          if (b > 0.01 && bodyKnown[j] && !gone(j)) {
-            const fillY =
-              0.299 * bodyFill[i * 3]! + 0.587 * bodyFill[i * 3 + 1]! + 0.114 * bodyFill[i * 3 + 2]!;
-            const k = Math.min(1.1, Math.max(0.6, fillY / Math.max(1, lumaLow[j]!)));
-            // (The pixel itself, not its blur: the other side's shading and grain, the
-            // shadow under the jaw included; a flat fill read as a block pasted on the neck.)
-            mirrored = [0, 1, 2].map((ch) => src.data[j * 3 + ch]! * k);
-          }
+        const m = mirrorOf(i, x, y, b > 0.01);
+        mirrored = m.c;
+        const j = m.j;
+        if (j >= 0) {
           // (Clamped: freckles and pores, never an eyelash or a mole's full contrast. Where
           // the lock hid a brow's end, the other brow's end, in full.)
           if (hair.features[i] && hair.features[j] && !gone(j)) grain = luma[j]! - lumaLow[j]!;
@@ -180,14 +330,40 @@ export function barePlate(src: RawImage, matte: Buffer, hair: HairRegion, backgr
             grain = Math.max(-10, Math.min(10, luma[j]! - lumaLow[j]!));
         }
       }
+      const ow = offset && offsetW ? offsetW[i]! : 0;
       for (let ch = 0; ch < 3; ch++) {
         const k = i * 3 + ch;
-        const body = mirrored ? mirrored[ch]! : bodyFill[k]!;
+        let body = mirrored ? mirrored[ch]! : bodyFill[k]!;
+        if (ow > 0) body += offset![ch]![i]! * ow;
         const v =
           plate[k]! * g + skin[k]! * f + body * b + grain * ((mirrored ? 0 : b) + (rebuilt[i] ? 0 : f));
         out[k] = Math.max(0, Math.min(255, Math.round(v)));
       }
     }
+  return out;
+}
+
+/**
+ * Strands of a lock in front of the face or neck that neither the matte nor the hair region
+ * holds (a dark scrap beside the jaw, fine flecks over the background): within 0.06 face
+ * widths of the lock, off the face, the guarded skin and anyone else, the pixels that stand
+ * out from the bare head `plate` there (the background continued) and are not solid body
+ * (hair, or the matte's soft rim). The effects take them away with the lock.
+ */
+export function lockStrays(src: RawImage, matte: Buffer, hair: HairRegion, plate: Buffer): Uint8Array {
+  const { width, height } = src;
+  const out = new Uint8Array(width * height);
+  let any = false;
+  for (let i = 0; i < out.length && !any; i++) any = hair.lock[i] === 1;
+  if (!any) return out;
+  const nearLock = dilate(hair.lock, width, height, Math.round(hair.head.fw * 0.06));
+  for (let i = 0; i < out.length; i++) {
+    if (!nearLock[i] || hair.oval[i] || hair.guard[i] || hair.others.mask[i]) continue;
+    if (matte[i]! >= 250 && hair.alpha[i]! <= 0.2 && !hair.lock[i]) continue;
+    let d = 0;
+    for (let ch = 0; ch < 3; ch++) d += Math.abs(src.data[i * 3 + ch]! - plate[i * 3 + ch]!);
+    if (d > 36) out[i] = 1;
+  }
   return out;
 }
 
