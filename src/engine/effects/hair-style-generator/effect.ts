@@ -10,7 +10,7 @@ export const effect = defineEffect({
   title: "Hair Style Generator",
   tags: ["hair", "people", "grid"],
   category: "people",
-  // portrait-female-1 renders (the cheek behind her lock rebuilt), but the neck behind the lock
-  // is a pale slab: not an example.
+  // portrait-female-1 renders (the cheek and neck behind her lock rebuilt), but a pale seam
+  // runs along the rebuilt cheek: not an example.
   exampleInputs: [["portrait-male-1.jpg"], ["portrait-male-2.jpg"]],
 });
