@@ -12,7 +12,7 @@ import { components } from "../../shared/components";
 import { backgroundBehind } from "./background";
 import { growMask } from "./morphology";
 import { drawnText } from "./strokes";
-import { edgeInk, lineInk, type InkPoint } from "./ink-point";
+import { lineInk, type InkPoint } from "./ink-point";
 
 const TEXT_THRESHOLD = 76; // text probability (0..255), as in overlay.ts
 const REGION_REACH = 8; // px: the detector's map is a shrunk text kernel
@@ -41,8 +41,6 @@ const MIN_GLYPHS = 4;
 /** ...each at least this share of the line's ink (and MIN_PIECE px)... */
 const PIECE_SHARE = 0.02;
 const MIN_PIECE = 25;
-/** A piece found along the direction is a letter when this share of it lies on the edge fit's glyphs. */
-const ON_GLYPHS = 0.6;
 /** ...and no piece more than this share of it. */
 const MAX_PIECE_SHARE = 0.45;
 
@@ -135,8 +133,6 @@ export interface InkMark {
   point: InkPoint;
   /** Un-blended per pixel at the opacity that fits the photo around it (render.ts), nothing inpainted. */
   soft?: boolean;
-  /** Un-blended at the ink's opacity, its 2 px rim at the opacity that fits the photo beside it, then smoothed (render.ts). */
-  project?: boolean;
 }
 
 export interface InkedText {
@@ -215,68 +211,15 @@ export async function findInkedText(
   }
   if (!found.includes(1)) return null;
 
-  // A translucent line over backdrops its ink pushes different ways (a red credit across a red
-  // saucer and wood): its direction holds only part of the glyphs, and takes photo patches
-  // pushed the same way (wood, a spoon's highlight) for letters. Its ink from the line's edges
-  // (edgeInk) needs no glyphs. Where one fits and some pieces found along the direction lie
-  // off the glyphs it explains, those pieces are dropped (they were photo) and the glyphs are
-  // un-blended (render.ts, unblendProjected).
-  const unblended: InkMark[] = [];
-  const direction = Uint8Array.from(found);
-  for (let l = 1; l <= count; l++) {
-    if (!done[l]) continue;
-    const lineRegion = new Uint8Array(n);
-    for (let i = 0; i < n; i++) if (labels[i] === l && !handled?.[i]) lineRegion[i] = 1;
-    const edge = edgeInk(rgb, width, height, lineRegion, l);
-    if (!edge) continue;
-    // Per piece found along the direction, its share on (or within 2 px of) those glyphs: a
-    // letter lies on them, a photo patch pushed the same way (wood, a highlight) mostly not.
-    const near = growMask(edge.glyphs, width, height, 2);
-    const pieces = components(found, width, height);
-    const size = new Uint32Array(pieces.count + 1);
-    const on = new Uint32Array(pieces.count + 1);
-    for (let i = 0; i < n; i++) {
-      const k = pieces.labels[i]!;
-      if (!k || foundOwner[i] !== l) continue;
-      size[k]!++;
-      if (near[i]) on[k]!++;
-    }
-    const photo = new Uint8Array(pieces.count + 1);
-    let anyPhoto = false;
-    for (let k = 1; k <= pieces.count; k++)
-      if (size[k]! >= MIN_PIECE && on[k]! < size[k]! * ON_GLYPHS) photo[k] = 1;
-    for (let k = 1; k <= pieces.count; k++) anyPhoto ||= photo[k] === 1;
-    // Every piece a letter: the line stays as it was (inpainted). Otherwise the photo pieces
-    // are dropped and the glyphs un-blended; the letters are inpainted only where a stroke's
-    // middle is out of the glyphs' reach (strokes over 5 px wide), in pieces of MIN_PIECE or
-    // more (inpainted whole, the wood a letter's piece took in beside it made a pale smudge).
-    if (!anyPhoto) continue;
-    const rest = new Uint8Array(n);
-    for (let i = 0; i < n; i++)
-      if (foundOwner[i] === l && found[i]) {
-        found[i] = 0;
-        if (!photo[pieces.labels[i]!] && near[i] && !edge.glyphs[i]) rest[i] = 1;
-      }
-    const holes = components(rest, width, height);
-    const holeSize = new Uint32Array(holes.count + 1);
-    for (let i = 0; i < n; i++) holeSize[holes.labels[i]!]!++;
-    for (let i = 0; i < n; i++) if (holes.labels[i] && holeSize[holes.labels[i]!]! >= MIN_PIECE) found[i] = 1;
-    const mask = Uint8Array.from(edge.glyphs);
-    for (let i = 0; i < n; i++) if (found[i] || handled?.[i]) mask[i] = 0;
-    unblended.push({ mask, point: edge.point, project: true });
-  }
-
   // Each line's ink as a point (ink-point.ts): what the direction missed (the ink over a backdrop
   // it pushes another way) and marks in the same ink beside the text (a logo) are un-blended.
+  const unblended: InkMark[] = [];
   const taken = Uint8Array.from(found);
-  for (const mark of unblended) for (let i = 0; i < n; i++) if (mark.mask[i]) taken[i] = 1;
   if (handled) for (let i = 0; i < n; i++) if (handled[i]) taken[i] = 1;
   for (let l = 1; l <= count; l++) {
     if (!done[l]) continue;
     const line = new Uint8Array(n);
-    // The ink of logos beside the line is fitted on all the glyphs its direction found (those
-    // un-blended above are still the line's edges).
-    for (let i = 0; i < n; i++) if (direction[i] && foundOwner[i] === l) line[i] = 1;
+    for (let i = 0; i < n; i++) if (foundOwner[i] === l) line[i] = 1;
     const ink = await lineInk(rgb, width, height, line, LOGO_REACH, DROP_REACH);
     if (!ink) continue;
     const { point, patches } = ink;
