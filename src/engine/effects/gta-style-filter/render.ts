@@ -593,27 +593,8 @@ function drawLipLine(mask: Uint8Array, width: number, height: number, face: Face
     const b = face.mesh[LOWER_INNER_LIP[k]!]!;
     return [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] as const;
   });
-  const last = pts.length - 1;
-  for (let k = 0; k < last; k++) {
-    const [x0, y0] = pts[k]!;
-    const [x1, y1] = pts[k + 1]!;
-    const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) * 2));
-    for (let s = 0; s <= steps; s++) {
-      const t = s / steps;
-      // Full width in the middle, thinner in the outer fifths.
-      const along = (k + t) / last;
-      const rr = r * Math.min(1, 0.45 + Math.min(along, 1 - along) * 2.75);
-      const cx = x0 + (x1 - x0) * t;
-      const cy = y0 + (y1 - y0) * t;
-      for (let y = Math.floor(cy - rr); y <= Math.ceil(cy + rr); y++) {
-        if (y < 0 || y >= height) continue;
-        for (let x = Math.floor(cx - rr); x <= Math.ceil(cx + rr); x++) {
-          if (x < 0 || x >= width) continue;
-          if ((x - cx) ** 2 + (y - cy) ** 2 <= rr * rr) mask[y * width + x] = 1;
-        }
-      }
-    }
-  }
+  // Full width in the middle, thinner in the outer fifths.
+  stampLine(mask, width, height, pts, (along) => r * Math.min(1, 0.45 + Math.min(along, 1 - along) * 2.75));
 }
 
 type Pt = readonly [number, number];
