@@ -54,16 +54,31 @@ export function requireOneFace(faces: Face[]): Face {
 /** Turned further than this (radians, about 20 degrees) is not frontal. */
 export const MAX_TURN = 0.35;
 
+/** The refusal of a face turned away from the camera. */
+export function notFrontal(): EngineError {
+  return new EngineError(
+    "The face is turned away from the camera. Please upload a photo facing forward.",
+    false,
+    "notFrontal",
+  );
+}
+
 /** The face looks at the camera (yaw and pitch within {@link MAX_TURN}). */
 export function requireFrontal(face: Face): Face {
-  if (Math.abs(face.rotation.yaw) > MAX_TURN || Math.abs(face.rotation.pitch) > MAX_TURN) {
-    throw new EngineError(
-      "The face is turned away from the camera. Please upload a photo facing forward.",
-      false,
-      "notFrontal",
-    );
-  }
+  if (Math.abs(face.rotation.yaw) > MAX_TURN || Math.abs(face.rotation.pitch) > MAX_TURN) throw notFrontal();
   return face;
+}
+
+/**
+ * Turned past `maxYaw` (radians), or the nose tip outside `noseBand`: where it sits between
+ * the two cheeks' mesh points, 0 at one and 1 at the other (0.5 frontal; outside 0-1 the far
+ * cheek is hidden behind it).
+ */
+export function turnedPast(face: Face, maxYaw: number, noseBand: readonly [number, number]): boolean {
+  const m = face.mesh;
+  const span = m[454]![0] - m[234]![0];
+  const nose = Math.abs(span) > 1 ? (m[1]![0] - m[234]![0]) / span : 0.5;
+  return Math.abs(face.rotation.yaw) > maxYaw || nose < noseBand[0] || nose > noseBand[1];
 }
 
 /** The encoded image is at least `min` pixels on each side (read from its header). */

@@ -2,9 +2,10 @@ import sharp from "sharp";
 import { personMatte, type Face } from "../../vision/human";
 import { encodePng, type EffectOutput, type RawImage } from "../../shared/image-io";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { addBlush } from "../../shared/blush";
-import { inspect } from "./rules";
-import { cartoonise } from "../../shared/cartoon";
+import { findGlasses } from "../../shared/pixel-face";
+import { oklabToRgb } from "../../shared/pixel-art";
+import { drawEmoji, INK } from "./draw";
+import { inspectLocal } from "./rules";
 import {
   bounds,
   fillHoles,
@@ -25,11 +26,12 @@ import {
 export const SIZE = 512;
 /** The dark outline's width at 512 px. */
 export const OUTLINE = 12;
+/** Side at which the photo's regions are read. */
+const ANALYSIS = SIZE / 2;
 /** Clear space between the outline and the icon's edge. */
 const PAD = 6;
 /** How far the face-mesh oval is grown to make the face's part of the cut-out. */
 const GROW = 1.08;
-const INK: readonly [number, number, number] = [40, 26, 34];
 /** MediaPipe FaceMesh's face-oval ring, in order. */
 const FACE_OVAL = [
   10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149,
@@ -75,12 +77,52 @@ function headMask(face: Face, alpha: Uint8Array, width: number, height: number):
       const ey = (y - ecy) / eb;
       if (person.data[i] && ex * ex + ey * ey <= 1) head.data[i] = 1;
     }
+  // The skull's dome above the brows, as a round head has it: where the matte lost the top of
+  // the head (dark hair on a dark backdrop, a faded print) the icon is not cut flat there. Not
+  // on a face turned far (a profile): its mesh says little about where the skull is.
+  const brow: [number, number] = [
+    (face.mesh[105]![0] + face.mesh[334]![0]) / 2,
+    (face.mesh[105]![1] + face.mesh[334]![1]) / 2,
+  ];
+  const upLen =
+    Math.hypot(face.mesh[10]![0] - face.mesh[152]![0], face.mesh[10]![1] - face.mesh[152]![1]) || 1;
+  const ux = (face.mesh[10]![0] - face.mesh[152]![0]) / upLen;
+  const uy = (face.mesh[10]![1] - face.mesh[152]![1]) / upLen;
+  const cheeks = Math.hypot(right[0] - left[0], right[1] - left[1]);
+  const da = cheeks * 0.52;
+  const db = cheeks * 0.55;
+  if (Math.abs(face.rotation.yaw) < 0.5)
+    for (
+      let y = Math.max(0, Math.floor(brow[1] - db - da));
+      y < Math.min(height, Math.ceil(brow[1] + da));
+      y++
+    )
+      for (
+        let x = Math.max(0, Math.floor(brow[0] - da - db));
+        x < Math.min(width, Math.ceil(brow[0] + da + db));
+        x++
+      ) {
+        const v = (x - brow[0]) * ux + (y - brow[1]) * uy; // up the face
+        if (v < 0) continue;
+        const u = (x - brow[0]) * -uy + (y - brow[1]) * ux; // across
+        if ((u / da) ** 2 + (v / db) ** 2 <= 1) head.data[y * width + x] = 1;
+      }
   // The part that holds the face, without holes, edges rounded.
   return keepComponents(head, [[cx, cy]]);
 }
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
-  const { src, face } = await inspect(req);
+  return (await drawIcon(req)).output;
+}
+
+/**
+ * The icon, with the face (its mesh mapped into the icon's 512 px) and where the blush went:
+ * what the tests check the drawing against.
+ */
+export async function drawIcon(
+  req: RenderRequest,
+): Promise<{ output: EffectOutput; face: Face; blush: Array<[number, number]> }> {
+  const { src, face } = await inspectLocal(req);
   const { width, height } = src;
   const matte = await personMatte(src);
   sameSize(src, matte);
@@ -118,32 +160,79 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     .extractChannel(0)
     .raw()
     .toBuffer();
-  const icon: RawImage = { data: rgb, width: SIZE, height: SIZE, channels: 3 };
   if (rgb.length !== SIZE * SIZE * 3 || alpha.length !== SIZE * SIZE)
     throw new Error("icon planes mis-sized");
-  const shape = threshold(alpha, SIZE, SIZE);
-
-  const cartoon = await cartoonise(icon, shape, {
-    colours: 8,
-    workSide: 280,
-    median: 5,
-    ink: INK,
-    inkStep: 45,
-  });
   const k = SIZE / side;
-  addBlush(cartoon, face, { dx: -left, dy: -top, scale: k }, (i) => shape.data[i] === 1);
+  const inPhoto = new Uint8Array(SIZE * SIZE);
+  for (let y = 0; y < SIZE; y++)
+    for (let x = 0; x < SIZE; x++) {
+      const sx = left + (x + 0.5) / k;
+      const sy = top + (y + 0.5) / k;
+      if (sx >= 0 && sy >= 0 && sx < width && sy < height) inPhoto[y * SIZE + x] = 1;
+    }
+  const map = (p: readonly number[]): [number, number] => [(p[0]! - left) * k, (p[1]! - top) * k];
+  const mapped: Face = {
+    ...face,
+    box: [(face.box[0] - left) * k, (face.box[1] - top) * k, face.box[2] * k, face.box[3] * k],
+    mesh: face.mesh.map((p) => [...map(p), p[2] * k]),
+  };
+  // The regions are read at half the icon's size (colours are smoothed there anyway); the
+  // drawing is made at twice the icon's size and scaled down, so every edge is anti-aliased.
+  const halve = (p: readonly number[]): [number, number, number] => [p[0]! / 2, p[1]! / 2, (p[2] ?? 0) / 2];
+  const small = (img: Buffer, channels: 1 | 3) => {
+    const s = sharp(img, { raw: { width: SIZE, height: SIZE, channels } }).resize(ANALYSIS, ANALYSIS, {
+      kernel: "cubic",
+    });
+    return (channels === 1 ? s.toColourspace("b-w").extractChannel(0) : s).raw().toBuffer();
+  };
+  const smallAlpha = await small(alpha, 1);
+  const smallIn = new Uint8Array(ANALYSIS * ANALYSIS);
+  for (let y = 0; y < ANALYSIS; y++)
+    for (let x = 0; x < ANALYSIS; x++) smallIn[y * ANALYSIS + x] = inPhoto[2 * y * SIZE + 2 * x]!;
+  const analysed: RawImage = { data: await small(rgb, 3), width: ANALYSIS, height: ANALYSIS, channels: 3 };
+  const smallFace: Face = {
+    ...mapped,
+    box: [mapped.box[0] / 2, mapped.box[1] / 2, mapped.box[2] / 2, mapped.box[3] / 2],
+    mesh: mapped.mesh.map(halve),
+  };
+  const drawn = await drawEmoji(
+    {
+      rgb: analysed,
+      shape: threshold(smallAlpha, ANALYSIS, ANALYSIS).data,
+      inPhoto: smallIn,
+      face: smallFace,
+      // glasses looked for on the same small copy: far cheaper than on a large face
+      glasses: findGlasses(smallFace, analysed),
+    },
+    2 * SIZE,
+  );
 
-  // Bold outline around the cut-out, anti-aliased on its outer edge; transparent beyond.
-  const dist = distanceOutside(shape);
-  const out = Buffer.alloc(SIZE * SIZE * 4);
-  for (let i = 0; i < SIZE * SIZE; i++) {
-    const a = Math.min(1, Math.max(0, OUTLINE + 0.5 - dist[i]!));
+  // Bold outline around the cut-out, at twice the size, then everything scaled down.
+  const S = drawn.side;
+  const big = await sharp(alpha, { raw: { width: SIZE, height: SIZE, channels: 1 } })
+    .resize(S, S, { kernel: "cubic" })
+    .toColourspace("b-w")
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const bigShape = threshold(big, S, S);
+  const dist = distanceOutside(bigShape);
+  const ink = oklabToRgb(...INK);
+  const out = Buffer.alloc(S * S * 4);
+  for (let i = 0; i < S * S; i++) {
+    const a = Math.min(1, Math.max(0, 2 * OUTLINE + 0.5 - dist[i]!));
     if (a <= 0) continue;
-    const ink = !shape.data[i];
-    out[i * 4] = ink ? INK[0] : cartoon.data[i * 3]!;
-    out[i * 4 + 1] = ink ? INK[1] : cartoon.data[i * 3 + 1]!;
-    out[i * 4 + 2] = ink ? INK[2] : cartoon.data[i * 3 + 2]!;
+    const inside = bigShape.data[i] && drawn.rgba[i * 4 + 3];
+    for (let c = 0; c < 3; c++) out[i * 4 + c] = inside ? drawn.rgba[i * 4 + c]! : Math.round(ink[c]!);
     out[i * 4 + 3] = Math.round(255 * a);
   }
-  return encodePng({ data: out, width: SIZE, height: SIZE, channels: 4 });
+  const final = await sharp(out, { raw: { width: S, height: S, channels: 4 } })
+    .resize(SIZE, SIZE, { kernel: "lanczos3" })
+    .raw()
+    .toBuffer();
+  return {
+    output: await encodePng({ data: final, width: SIZE, height: SIZE, channels: 4 }),
+    face: mapped,
+    blush: drawn.blush.map(([x, y]) => [x * 2, y * 2]),
+  };
 }

@@ -1,7 +1,7 @@
 import type { RawImage } from "../../shared/image-io";
-import { EngineError, type RenderRequest } from "@/core/ports/renderer";
+import type { RenderRequest } from "@/core/ports/renderer";
 import type { Face } from "../../vision/human";
-import { facesOfFirstImage } from "../../shared/face-rules";
+import { facesOfFirstImage, notFrontal, turnedPast } from "../../shared/face-rules";
 import { requireMainFace } from "../../shared/portrait/frame";
 
 /**
@@ -19,18 +19,7 @@ export const MAX_YAW = 0.5;
 const NOSE_BAND: [number, number] = [0.12, 0.88];
 
 export function turnedTooFar(face: Face): boolean {
-  const m = face.mesh;
-  const span = m[454]![0] - m[234]![0];
-  const nose = Math.abs(span) > 1 ? (m[1]![0] - m[234]![0]) / span : 0.5;
-  return Math.abs(face.rotation.yaw) > MAX_YAW || nose < NOSE_BAND[0] || nose > NOSE_BAND[1];
-}
-
-function turnedError(): EngineError {
-  return new EngineError(
-    "The face is turned away from the camera. Please upload a photo facing forward.",
-    false,
-    "notFrontal",
-  );
+  return turnedPast(face, MAX_YAW, NOSE_BAND);
 }
 
 /**
@@ -42,7 +31,7 @@ function turnedError(): EngineError {
 export async function inspect(req: RenderRequest): Promise<{ src: RawImage; face: Face; others: Face[] }> {
   const { src, faces } = await facesOfFirstImage(req);
   const { main, others } = requireMainFace(faces);
-  if (turnedTooFar(main)) throw turnedError();
+  if (turnedTooFar(main)) throw notFrontal();
   return { src, face: main, others };
 }
 
