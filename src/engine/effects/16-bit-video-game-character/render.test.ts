@@ -5,7 +5,8 @@ import { COOL_RAMP, hexRgb, oklab } from "../../shared/pixel-art";
 import { detectFaces } from "../../vision/human";
 import { distinctColors, photo, raw, request, type Raw } from "../../shared/test-utils";
 import { findGlasses } from "../../shared/pixel-face";
-import { COLOURS, GRID_LONG_SIDE, OUTLINE, render, SKY } from "./render";
+import { MESH_OVAL } from "../../shared/mesh-parts";
+import { COLOURS, GRID_LONG_SIDE, OUTLINE, render, SEPIA_RAMP, SKY } from "./render";
 
 const key = (d: Uint8Array | Buffer, o: number) => (d[o]! << 16) | (d[o + 1]! << 8) | d[o + 2]!;
 
@@ -32,6 +33,39 @@ function cells(img: Raw): { grid: number[]; cols: number; rows: number } {
 
 const SKY_KEYS = new Set([0, 1, 2].map((i) => key(SKY, i * 3)));
 const OUTLINE_KEY = key(OUTLINE, 0);
+const labKey = (c: number) => oklab((c >> 16) & 255, (c >> 8) & 255, c & 255);
+
+/**
+ * A print made from a colour portrait, mirrored (nothing tuned to the fixture): b/w, or b/w
+ * toned sepia. Returns it with a test for the cells (of the output's grid) in its first face's
+ * box (the mesh oval's, grown by a fifth of its width: the skin ramp reaches the temples).
+ */
+async function printPortrait(
+  name: string,
+  sepia: boolean,
+): Promise<{ input: Buffer; inFace: (i: number, cols: number, rows: number) => boolean }> {
+  const grey = await sharp(await photo(name, 768))
+    .flop()
+    .greyscale()
+    .toColourspace("srgb")
+    .png()
+    .toBuffer();
+  const input = sepia ? await sharp(grey).tint({ r: 112, g: 66, b: 20 }).png().toBuffer() : grey;
+  const found = await detectFaces(input);
+  expect(found.faces.length).toBeGreaterThan(0);
+  const oval = MESH_OVAL.map((j) => found.faces[0]!.mesh[j]!);
+  const [x0, x1] = [Math.min(...oval.map((p) => p[0])), Math.max(...oval.map((p) => p[0]))];
+  const [y0, y1] = [Math.min(...oval.map((p) => p[1])), Math.max(...oval.map((p) => p[1]))];
+  return {
+    input,
+    inFace: (i, cols, rows) => {
+      const x = ((i % cols) + 0.5) * (found.width / cols);
+      const y = (Math.floor(i / cols) + 0.5) * (found.height / rows);
+      const m = (x1 - x0) / 5;
+      return x > x0 - m && x < x1 + m && y > y0 - m && y < y1 + m;
+    },
+  };
+}
 
 describe("16-bit-video-game-character", () => {
   it("is a sprite: the person on a plain game sky, outlined all round, at most 16 colours", async () => {
@@ -64,20 +98,52 @@ describe("16-bit-video-game-character", () => {
     expect(outlined).toBeGreaterThan(cols); // a real outline, longer than one row
   });
 
-  it("draws a b/w person with the deliberate cool ramp, every ramp step but one used", async () => {
-    const input = await sharp(await photo("portrait-male-2.jpg", 600))
-      .greyscale()
-      .toColourspace("srgb")
-      .png()
-      .toBuffer();
-    const { grid } = cells(await raw((await render(request("16-bit-video-game-character", input))).bytes));
+  it("draws a b/w person with the deliberate cool ramp (the face aside), every ramp step but one used", async () => {
+    const { input, inFace } = await printPortrait("portrait-male-2.jpg", false);
+    const img = await raw((await render(request("16-bit-video-game-character", input))).bytes);
+    expect(distinctColors(img)).toBeLessThanOrEqual(COLOURS);
+    const { grid, cols, rows } = cells(img);
     const ramp = new Set(COOL_RAMP.map((h) => key(hexRgb([h]), 0)));
-    const sprite = new Set(grid.filter((c) => !SKY_KEYS.has(c) && c !== OUTLINE_KEY));
+    const sprite = new Set(
+      grid.filter((c, i) => !SKY_KEYS.has(c) && c !== OUTLINE_KEY && !inFace(i, cols, rows)),
+    );
     for (const c of sprite) expect(ramp.has(c)).toBe(true);
     expect(sprite.size).toBeGreaterThanOrEqual(COOL_RAMP.length - 1);
   });
 
-  it("draws a photo without a person whole, in 16 colours of its own and no sky", async () => {
+  it("hand-colours a b/w or sepia print's face: warm skin off the print's ramp, a second hue cluster", async () => {
+    // Before, a print's face was mapped back onto the ramp: a grey-blue or brown face.
+    for (const sepia of [false, true]) {
+      const { input, inFace } = await printPortrait("portrait-male-2.jpg", sepia);
+      const img = await raw((await render(request("16-bit-video-game-character", input))).bytes);
+      expect(distinctColors(img)).toBeLessThanOrEqual(COLOURS);
+      const { grid, cols, rows } = cells(img);
+      const ramp = new Set((sepia ? SEPIA_RAMP : COOL_RAMP).map((h) => key(hexRgb([h]), 0)));
+      const face = grid.filter((c, i) => inFace(i, cols, rows) && !SKY_KEYS.has(c));
+      // Peach skin: warm (red and yellow), a colour of its own, not a step of the ramp.
+      const skin = face.filter((c) => {
+        const [, a, b] = labKey(c);
+        return !ramp.has(c) && a > 0.015 && b > 0.025 && Math.hypot(a, b) > 0.04;
+      });
+      expect(skin.length).toBeGreaterThan(face.length * 0.35);
+      // The rest of the figure is the print's ramp: a hue of its own (b/w: the cool ramp's blue,
+      // over 90 degrees from the skin's; sepia: browns).
+      const body = grid.filter(
+        (c, i) => !inFace(i, cols, rows) && !SKY_KEYS.has(c) && c !== OUTLINE_KEY && ramp.has(c),
+      );
+      expect(body.length).toBeGreaterThan(grid.length * 0.1);
+      if (!sepia) {
+        const hue = (cs: number[]) => {
+          const [a, b] = cs.reduce(([sa, sb], c) => [sa + labKey(c)[1], sb + labKey(c)[2]], [0, 0]);
+          return Math.atan2(b, a);
+        };
+        const d = Math.abs(hue(skin) - hue(body));
+        expect(Math.min(d, 2 * Math.PI - d)).toBeGreaterThan(Math.PI / 2);
+      }
+    }
+  });
+
+  it("draws a photo without a person as a game screen, in 16 colours of its own and no sky", async () => {
     const img = await raw(
       (await render(request("16-bit-video-game-character", await photo("landscape-1-meadow-cc0.jpg", 600))))
         .bytes,
@@ -85,6 +151,38 @@ describe("16-bit-video-game-character", () => {
     expect(distinctColors(img)).toBeLessThanOrEqual(COLOURS);
     const { grid } = cells(img);
     expect(grid.filter((c) => SKY_KEYS.has(c)).length).toBe(0);
+  });
+
+  it("draws a pet as an outlined sprite that keeps its eye colour (a mirrored cat close-up)", async () => {
+    // Mirrored, so nothing is tuned to the fixture. The cat's yellow-green irises were lost to
+    // its tan fur's clusters (drawn brown), and nothing set it apart from its backdrop.
+    const input = await sharp(await photo("pet-1-cat.png"))
+      .flop()
+      .png()
+      .toBuffer();
+    const img = await raw((await render(request("16-bit-video-game-character", input))).bytes);
+    expect(distinctColors(img)).toBeLessThanOrEqual(COLOURS);
+    const { grid, cols, rows } = cells(img);
+    // The photo's own yellow-green cells (the irises) on the output's grid.
+    const src = await sharp(input).resize(cols, rows, { fit: "fill" }).removeAlpha().raw().toBuffer();
+    const greenish = ([L, a, b]: [number, number, number]) => {
+      const hue = (Math.atan2(b, a) * 180) / Math.PI;
+      return L > 0.3 && Math.hypot(a, b) > 0.04 && hue > 75 && hue < 150;
+    };
+    const iris: number[] = [];
+    for (let i = 0; i < cols * rows; i++)
+      if (greenish(oklab(src[i * 3]!, src[i * 3 + 1]!, src[i * 3 + 2]!))) iris.push(i);
+    expect(iris.length).toBeGreaterThanOrEqual(10);
+    // Most of them are still yellow-green in the sprite (0 of them before).
+    const kept = iris.filter((i) => greenish(labKey(grid[i]!))).length;
+    expect(kept / iris.length).toBeGreaterThan(0.5);
+    // A dark outline seals the cat off from the sofa behind it (the top-left corner): no path of
+    // other cells leads from there to an eye.
+    expect(grid.filter((c) => c === OUTLINE_KEY).length).toBeGreaterThanOrEqual(rows / 2);
+    const open = Uint8Array.from(grid, (c) => (c === OUTLINE_KEY ? 0 : 1));
+    const { labels } = components(open, cols, rows);
+    expect(labels[0]).toBeGreaterThan(0);
+    expect(iris.some((i) => labels[i] === labels[0])).toBe(false);
   });
 
   it("keeps each face's eyes as dark cells at the mesh's eye positions (a mirrored waist-up portrait)", async () => {

@@ -10,20 +10,20 @@ import {
 import { upscaleCells } from "../../shared/pixel-grid";
 import {
   cleanLoneCells,
-  colourSpread,
+  COOL_RAMP,
   hexRgb,
   kMeansPalette,
   labOf,
   lightnessRange,
-  MONOCHROME_SPREAD,
-  monochromeRamp,
   nearestIndices,
   paint,
   paletteRgb,
 } from "../../shared/pixel-art";
 import { components } from "../../shared/components";
-import { drawFaces, limitColours } from "../../shared/pixel-face";
+import { drawFaces, limitColours, nearestOf, SKIN } from "../../shared/pixel-face";
+import { PRINT_SKIN_HUE, printTone } from "../../shared/print-ramp";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
+import { drawBackdrop, drawSprite, subjectCells } from "./scene";
 import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
@@ -31,7 +31,9 @@ import type { RenderRequest } from "@/core/ports/renderer";
  * (the selfie matte, on the cell grid), drawn with at most 12 colours of their own (a
  * deliberate ramp for a b/w or toned photo), lone noisy cells cleaned, given the one-pixel dark
  * outline sprites have, and set on a plain banded game sky; then a crisp integer upscale.
- * A photo without a clear person is drawn whole in 16 colours of its own.
+ * A colour photo of a pet or an object is a game screen: the subject as the outlined sprite on
+ * a dithered backdrop of its own surroundings (`./scene`); any other photo without a clear
+ * person (a landscape, a print) is drawn whole in 16 colours of its own or on its ramp.
  */
 
 /** Cells on the long side: 16-bit sprites are finer than 8-bit ones. */
@@ -123,9 +125,6 @@ function tidySilhouette(cells: Uint8Array, cols: number, rows: number): Uint8Arr
   return cells.some((v) => v) ? cells : null;
 }
 
-/** A photo tinted more than this (OKLab chroma of its mean) is drawn with the sepia ramp. */
-const WARM_TINT = 0.012;
-
 /** A ramp's colours, matched by lightness alone (as `monochromeRamp`'s). */
 function rampOf(hexes: readonly string[]): { match: Float32Array; rgb: Uint8Array } {
   const rgb = hexRgb(hexes);
@@ -157,16 +156,16 @@ function tone(
 /** Palette indices and colours (sRGB) for the cells in `use`: a ramp if monochrome, else their own k colours. */
 function drawCells(lab: Float32Array, n: number, k: number, use?: Uint8Array) {
   const sprite = use !== undefined;
-  const { spread, tintA, tintB } = colourSpread(lab, n);
-  const monochrome = spread < MONOCHROME_SPREAD;
+  // A b/w or toned print (the whole photo's colours judged, as the pixel illustration does).
+  const print = printTone(lab, n);
+  const monochrome = print !== null;
   const chroma = monochrome ? 1 : 1.3;
   tone(lab, n, use, chroma, monochrome && sprite);
   // Faces are shaded from their own colour at the photo's chroma (raised, skin turns orange).
   const faceLab = Float32Array.from(lab);
   for (let i = 0; i < n * 3; i++) if (i % 3) faceLab[i] = faceLab[i]! / chroma;
-  if (monochrome) {
-    const { match, rgb } =
-      Math.hypot(tintA, tintB) > WARM_TINT ? rampOf(SEPIA_RAMP) : monochromeRamp(tintA, tintB);
+  if (print) {
+    const { match, rgb } = rampOf(print.warm ? SEPIA_RAMP : COOL_RAMP);
     for (let i = 0; i < n; i++) lab[i * 3 + 1] = lab[i * 3 + 2] = 0;
     return { idx: nearestIndices(lab, n, match), match, rgb, monochrome, faceLab };
   }
@@ -253,6 +252,125 @@ export function trimSpurs(cells: Uint8Array, cols: number, rows: number): Uint8A
   return cells.map((v, i) => (v && labels[i] && sizes[labels[i]!]! >= min ? 0 : v));
 }
 
+/**
+ * A print's grain and paper texture taken out of its ramp: a cell whose colour at most one of
+ * its eight neighbours shares takes the colour at least five of them share (two-cell specks and
+ * ragged steps become clean clusters, as a pixel artist shades cloth). Cells in `ignore` are
+ * neither changed nor counted. One pass.
+ */
+export function smoothSpecks(idx: Uint8Array, cols: number, rows: number, ignore?: Uint8Array): Uint8Array {
+  const out = Uint8Array.from(idx);
+  const counts = new Uint8Array(256);
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < cols; x++) {
+      const i = y * cols + x;
+      if (ignore?.[i]) continue;
+      counts.fill(0);
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const nx = x + dx;
+          const ny = y + dy;
+          if ((!dx && !dy) || nx < 0 || ny < 0 || nx >= cols || ny >= rows || ignore?.[ny * cols + nx])
+            continue;
+          counts[idx[ny * cols + nx]!]!++;
+        }
+      if (counts[idx[i]!]! > 1) continue;
+      for (let c = 0; c < 256; c++)
+        if (counts[c]! >= 5) {
+          out[i] = c;
+          break;
+        }
+    }
+  return out;
+}
+
+/** The sure faces of the photo, found on a 768 px copy, and the scale from its pixels to cells. */
+async function findFaces(bytes: Uint8Array, cols: number, rows: number) {
+  const img = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: FACE_WORK_SIDE });
+  const big = { data: img.data as Buffer, width: img.width, height: img.height };
+  const sure = (await detectFaces(big)).faces.filter((f) => f.score >= MIN_FACE_SCORE);
+  return { big, sx: cols / img.width, sy: rows / img.height, sure };
+}
+
+/** Colour distance (OKLab, lightness weighted) under which a face's feature takes a ramp colour. */
+const SNAP = 0.07;
+
+/**
+ * A hand-coloured print's colours back to `max` over `cells`: the cells no face was drawn on
+ * keep the print's ramp; a face's feature colour near a ramp or skin colour takes it (a dark
+ * lash line the ramp's near-black, an eye white the paper white), then the faces' colours are
+ * merged down to what the ramp leaves (skin ramp colours kept over features').
+ */
+export function handColour(out: Uint8Array, drawn: Uint8Array, cells: number[], max: number): void {
+  const keyOf = (i: number) => (out[i * 3]! << 16) | (out[i * 3 + 1]! << 8) | out[i * 3 + 2]!;
+  const rgbOfKey = (k: number) => [(k >> 16) & 255, (k >> 8) & 255, k & 255];
+  const face = cells.filter((i) => drawn[i]);
+  if (!face.length) return;
+  const ramp = new Set<number>();
+  const skin = new Set<number>();
+  for (const i of cells) (drawn[i] ? (drawn[i] === SKIN ? skin : null) : ramp)?.add(keyOf(i));
+  const choices = [...ramp, ...skin].map(rgbOfKey);
+  const choiceLab = choices.map((c) => labOf(Uint8Array.from(c), 1));
+  for (const i of face) {
+    if (drawn[i] === SKIN || !choices.length) continue;
+    const c = [out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!];
+    const j = nearestOf(c, choices);
+    const a = labOf(Uint8Array.from(c), 1);
+    const b = choiceLab[j]!;
+    if (Math.hypot((a[0]! - b[0]!) * 1.5, a[1]! - b[1]!, a[2]! - b[2]!) < SNAP) out.set(choices[j]!, i * 3);
+  }
+  const packed = new Uint8Array(face.length * 3);
+  face.forEach((i, j) => packed.set(out.subarray(i * 3, i * 3 + 3), j * 3));
+  const shared = new Set(face.map(keyOf).filter((k) => ramp.has(k))).size;
+  limitColours(
+    packed,
+    face.length,
+    Math.max(4, max - ramp.size + shared),
+    Uint8Array.from(face, (i) => drawn[i]!),
+  );
+  face.forEach((i, j) => out.set(packed.subarray(j * 3, j * 3 + 3), i * 3));
+}
+
+/**
+ * A colour photo without a clear person as a game screen (`./scene`): its subject as the sprite
+ * in at most 12 colours of its own with the one-cell dark outline, on its own background
+ * simplified to a three-colour dithered backdrop layer (12 + 1 + 3 = 16). Null (the photo is
+ * drawn whole, as before) without a detected subject, or when it holds a sizeable person the
+ * matte did not take: the backdrop layer alone, a coarse two-cell mosaic, is cruder than that.
+ */
+async function gameScene(work: RawImage, lab: Float32Array, cols: number, rows: number) {
+  const subject = await subjectCells(work, cols, rows);
+  if (!subject || subject === "person") return null;
+  // The colours shared by the area each layer covers: 3 to 6 for the backdrop, the rest of the
+  // 15 (the outline is the 16th) for the sprite.
+  let area = 0;
+  for (const v of subject) area += v;
+  const back = Math.max(3, Math.min(6, Math.round((COLOURS - 1) * (1 - area / subject.length))));
+  const out = drawBackdrop(lab, cols, rows, subject, back);
+  const drawn = drawSprite(lab, cols, rows, subject, COLOURS - 1 - back);
+  // Flat cells: two-cell specks of fur or grain join the cluster around them.
+  const idx = smoothSpecks(
+    drawn.idx,
+    cols,
+    rows,
+    Uint8Array.from(subject, (v) => 1 - v),
+  );
+  const rgb = drawn.rgb;
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < cols; x++) {
+      const i = y * cols + x;
+      if (subject[i]) out.set(rgb.subarray(idx[i]! * 3, idx[i]! * 3 + 3), i * 3);
+      else if (
+        (x > 0 && subject[i - 1]) ||
+        (x < cols - 1 && subject[i + 1]) ||
+        (y > 0 && subject[i - cols]) ||
+        (y < rows - 1 && subject[i + cols])
+      )
+        out.set(OUTLINE, i * 3);
+    }
+  return out;
+}
+
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const bytes = firstImage(req);
   const work = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: GRID_LONG_SIDE * 4 });
@@ -267,19 +385,34 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const lab = labOf(grid.data, n);
   const found = await personCells(work, cols, rows);
 
-  if (!found) {
-    // No clear person: the whole photo as a 16-bit scene in 16 colours of its own.
-    const { idx, match, rgb } = drawCells(lab, n, COLOURS);
-    const clean = cleanLoneCells(idx, cols, rows, match);
-    return encodePng(upscaleCells(paint(clean, rgb), cols, rows, TARGET_LONG_SIDE));
+  // A colour photo without a person (a pet, an object, a landscape): a 16-bit game screen.
+  if (!found && !printTone(lab, n)) {
+    const scene = await gameScene(work, lab, cols, rows);
+    if (scene) return encodePng(upscaleCells(scene, cols, rows, TARGET_LONG_SIDE));
   }
 
-  const big = await decodeRaw(bytes, { channels: 3, flatten: true, maxSide: FACE_WORK_SIDE });
-  const sx = cols / big.width;
-  const sy = rows / big.height;
-  const detected = (await detectFaces({ data: big.data as Buffer, width: big.width, height: big.height }))
-    .faces;
-  const sure = detected.filter((f) => f.score >= MIN_FACE_SCORE);
+  if (!found) {
+    // No clear person: the whole photo as a 16-bit scene in 16 colours of its own; a print's
+    // faces (a group the matte cannot find on a tarnished plate) hand-coloured even so.
+    const { idx, match, rgb, monochrome, faceLab } = drawCells(lab, n, COLOURS);
+    const cleaned = cleanLoneCells(idx, cols, rows, match);
+    const scene = paint(monochrome ? smoothSpecks(cleaned, cols, rows) : cleaned, rgb);
+    if (monochrome) {
+      const { big, sx, sy, sure } = await findFaces(bytes, cols, rows);
+      const drawn = drawFaces(scene, faceLab, cols, rows, sure, sx, sy, null, big, {
+        monoSkinHue: PRINT_SKIN_HUE,
+      });
+      handColour(
+        scene,
+        drawn,
+        Array.from({ length: n }, (_, i) => i),
+        COLOURS,
+      );
+    }
+    return encodePng(upscaleCells(scene, cols, rows, TARGET_LONG_SIDE));
+  }
+
+  const { big, sx, sy, sure } = await findFaces(bytes, cols, rows);
   const person = keepFigure(
     trimSpurs(found, cols, rows),
     cols,
@@ -291,33 +424,40 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // The sprite: the person's own colours, lone cells cleaned inside the silhouette only.
   const { idx, match, rgb, monochrome, faceLab } = drawCells(lab, n, SPRITE_COLOURS, person);
   const backdrop = person.map((v) => (v ? 0 : 1));
-  const sprite = paint(cleanLoneCells(idx, cols, rows, match, { ignore: backdrop }), rgb);
+  const cleaned = cleanLoneCells(idx, cols, rows, match, { ignore: backdrop });
+  const sprite = paint(monochrome ? smoothSpecks(cleaned, cols, rows, backdrop) : cleaned, rgb);
   // Every face drawn as a pixel artist draws one at this size: a skin ramp of its own colour
-  // and its features from the face mesh. On a b/w or toned photo skin cannot be told from a
-  // white dress by colour: only the face itself takes the skin ramp there.
-  const drawn = drawFaces(sprite, faceLab, cols, rows, faces, sx, sy, monochrome ? null : person, {
-    data: big.data as Buffer,
-    width: big.width,
-    height: big.height,
-  });
-  // The sprite's colours back down to its share of the 16: a monochrome sprite's faces onto
-  // the ramp's steps (by lightness), a colour sprite's most alike colours merged.
+  // and its features from the face mesh. On a b/w or toned print skin cannot be told from a
+  // white dress by colour: only the face itself takes the skin ramp there, hand-coloured in a
+  // warm peach (as a colourist tinted such prints) instead of the print's grey or brown.
+  const drawn = drawFaces(
+    sprite,
+    faceLab,
+    cols,
+    rows,
+    faces,
+    sx,
+    sy,
+    monochrome ? null : person,
+    big,
+    monochrome ? { monoSkinHue: PRINT_SKIN_HUE } : {},
+  );
+  // The sprite's colours back down to its share of the 16: a print keeps its ramp and its
+  // faces share what is left; a colour sprite's most alike colours merged.
   const cellsOf: number[] = [];
   for (let i = 0; i < n; i++) if (person[i]) cellsOf.push(i);
-  const packed = new Uint8Array(cellsOf.length * 3);
-  cellsOf.forEach((i, j) => packed.set(sprite.subarray(i * 3, i * 3 + 3), j * 3));
-  if (monochrome) {
-    const packedLab = labOf(packed, cellsOf.length);
-    for (let j = 0; j < cellsOf.length; j++) packedLab[j * 3 + 1] = packedLab[j * 3 + 2] = 0;
-    packed.set(paint(nearestIndices(packedLab, cellsOf.length, match), rgb));
-  } else
+  if (monochrome) handColour(sprite, drawn, cellsOf, SPRITE_COLOURS);
+  else {
+    const packed = new Uint8Array(cellsOf.length * 3);
+    cellsOf.forEach((i, j) => packed.set(sprite.subarray(i * 3, i * 3 + 3), j * 3));
     limitColours(
       packed,
       cellsOf.length,
       SPRITE_COLOURS,
       Uint8Array.from(cellsOf, (i) => drawn[i]!),
     );
-  cellsOf.forEach((i, j) => sprite.set(packed.subarray(j * 3, j * 3 + 3), i * 3));
+    cellsOf.forEach((i, j) => sprite.set(packed.subarray(j * 3, j * 3 + 3), i * 3));
+  }
 
   const out = Uint8Array.from(sprite);
   const put = (i: number, c: Uint8Array, j: number) => {
