@@ -20,6 +20,7 @@ import { components } from "../../shared/components";
 import { backgroundBehind } from "./background";
 import { dilate, growMask } from "./morphology";
 import { insideDistance } from "./strokes";
+import { uniform } from "../../shared/random";
 
 /** Binary opening by a (2r+1)² square. */
 function openMask(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
@@ -357,3 +358,240 @@ export async function lineInk(
   for (let y = 0; y < h; y++) out.set(patches.subarray(y * w, (y + 1) * w), (top + y) * width + left);
   return { point, patches: out };
 }
+
+/** Steps (px) across an edge from a glyph pixel to the photo beside it, for the edge fit. */
+const EDGE_STEP = 3;
+/** Least contrast (summed channel levels) of an edge pair, and most change one step further on either side. */
+const EDGE_PAIR_CONTRAST = 40;
+const EDGE_PAIR_SMOOTH = 14;
+/** A pair fits the ink when every channel is within this (levels) of a·K + (1 − a)·outside. */
+const EDGE_FIT_TOLERANCE = 10;
+/** Random pairs of pairs tried, and at most this many pairs scored (evenly sampled). */
+const EDGE_FIT_TRIES = 2000;
+const EDGE_FIT_SAMPLE = 20_000;
+/** Each try is first scored on at most this many pairs; this many best tries are then scored on EDGE_FIT_SAMPLE. */
+const EDGE_SCREEN_SAMPLE = 2000;
+const EDGE_SCREEN_KEEP = 8;
+/** Opacities the edge fit may return (1 − a: 0.2-0.85; above, the glyphs are opaque and found by their push). */
+const EDGE_ALPHA = [0.15, 0.8] as const;
+/** Least fitting pairs for an ink, and their least share of the region's edge pairs. */
+const EDGE_MIN_FIT = 120;
+const EDGE_MIN_SHARE = 0.08;
+
+/** The four directions edge pairs are taken along (the glyph search also takes their opposites). */
+const EDGE_DIRS = [
+  [1, 0],
+  [0, 1],
+  [1, 1],
+  [1, -1],
+] as const;
+
+/** The box (x0, y0, x1, y1, inclusive) of a mask's set pixels, or null when none is set. */
+function maskBox(mask: Uint8Array, width: number): [number, number, number, number] | null {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
+  for (let i = 0; i < mask.length; i++)
+    if (mask[i]) {
+      const x = i % width;
+      const y = (i - x) / width;
+      if (x < x0) x0 = x;
+      if (x > x1) x1 = x;
+      if (y < y0) y0 = y;
+      y1 = y;
+    }
+  return x1 < 0 ? null : [x0, y0, x1, y1];
+}
+
+/**
+ * The ink of a translucent line from its edges alone, without its glyphs: across each glyph
+ * edge the pixel inside (smooth one step further in) is the photo outside shrunk towards K,
+ * I_in = a·K + (1 − a)·I_out, on all three channels, whatever the photo is (a red saucer, wood).
+ * Every sharp edge pair in `region`, both ways round, is a candidate; the (a, K) that most of
+ * them fit (random pairs of pairs, each fixing a and K by least squares) is the ink, refined by
+ * least squares on the pairs that fit it. Photo edges rarely keep one ratio and one offset on
+ * every channel. Returns the ink and the share of the pairs that fit it, or null when too few
+ * pairs agree. `seed` makes it deterministic. The pixels it explains: `edgeGlyphs`.
+ */
+export function edgeInk(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  region: Uint8Array,
+  seed: number,
+): { point: InkPoint; fit: number } | null {
+  const box = maskBox(region, width);
+  if (!box) return null;
+  const dirs = EDGE_DIRS;
+  const inside: number[] = [];
+  const outside: number[] = [];
+  const S = EDGE_STEP;
+  for (let y = box[1]; y <= box[3]; y++)
+    for (let x = box[0]; x <= box[2]; x++) {
+      const i = y * width + x;
+      if (!region[i]) continue;
+      for (const [dx, dy] of dirs) {
+        const [xb, yb, xq, yq, xf, yf] = [
+          x - dx,
+          y - dy,
+          x + dx * S,
+          y + dy * S,
+          x + dx * (S + 1),
+          y + dy * (S + 1),
+        ];
+        if (Math.min(xb, xq, xf) < 0 || Math.max(xb, xq, xf) >= width) continue;
+        if (Math.min(yb, yq, yf) < 0 || Math.max(yb, yq, yf) >= height) continue;
+        const q = yq * width + xq;
+        const b = yb * width + xb;
+        const f = yf * width + xf;
+        let contrast = 0;
+        let rough = 0;
+        for (let k = 0; k < 3; k++) {
+          contrast += Math.abs(rgb[i * 3 + k]! - rgb[q * 3 + k]!);
+          rough = Math.max(
+            rough,
+            Math.abs(rgb[i * 3 + k]! - rgb[b * 3 + k]!),
+            Math.abs(rgb[q * 3 + k]! - rgb[f * 3 + k]!),
+          );
+        }
+        if (contrast < EDGE_PAIR_CONTRAST || rough > EDGE_PAIR_SMOOTH) continue;
+        // Either end may be the glyph.
+        inside.push(i, q);
+        outside.push(q, i);
+      }
+    }
+  const m = inside.length;
+  if (m < EDGE_MIN_FIT) return null;
+  const stride = Math.max(1, Math.floor(m / EDGE_FIT_SAMPLE));
+  const fits = (j: number, s: number, b: readonly number[]) => {
+    for (let k = 0; k < 3; k++)
+      if (Math.abs(rgb[inside[j]! * 3 + k]! - s * rgb[outside[j]! * 3 + k]! - b[k]!) > EDGE_FIT_TOLERANCE)
+        return false;
+    return true;
+  };
+  const random = uniform(seed);
+  // Each try is scored on a coarse sample first (EDGE_SCREEN_SAMPLE pairs); the EDGE_SCREEN_KEEP
+  // best are scored on EDGE_FIT_SAMPLE (scoring every try on that took half a second a line).
+  const screenStride = Math.max(1, Math.floor(m / EDGE_SCREEN_SAMPLE));
+  const screened: { count: number; s: number; b: number[] }[] = [];
+  for (let t = 0; t < EDGE_FIT_TRIES; t++) {
+    const j1 = Math.floor(random() * m);
+    const j2 = Math.floor(random() * m);
+    let num = 0;
+    let den = 0;
+    for (let k = 0; k < 3; k++) {
+      const dIn = rgb[inside[j1]! * 3 + k]! - rgb[inside[j2]! * 3 + k]!;
+      const dOut = rgb[outside[j1]! * 3 + k]! - rgb[outside[j2]! * 3 + k]!;
+      num += dIn * dOut;
+      den += dOut * dOut;
+    }
+    if (den < 900) continue; // two pairs over the same backdrop fix nothing
+    const s = num / den;
+    if (s < 1 - EDGE_ALPHA[1] || s > 1 - EDGE_ALPHA[0]) continue;
+    const b = [0, 1, 2].map(
+      (k) =>
+        (rgb[inside[j1]! * 3 + k]! -
+          s * rgb[outside[j1]! * 3 + k]! +
+          rgb[inside[j2]! * 3 + k]! -
+          s * rgb[outside[j2]! * 3 + k]!) /
+        2,
+    );
+    if (b.some((v) => v / (1 - s) < -INK_SLACK || v / (1 - s) > 255 + INK_SLACK)) continue;
+    let count = 0;
+    for (let j = 0; j < m; j += screenStride) if (fits(j, s, b)) count++;
+    if (!count) continue;
+    screened.push({ count, s, b });
+    screened.sort((p, q) => q.count - p.count);
+    screened.length = Math.min(screened.length, EDGE_SCREEN_KEEP);
+  }
+  let best = { count: 0, s: 0, b: [0, 0, 0] };
+  for (const { s, b } of screened) {
+    let count = 0;
+    for (let j = 0; j < m; j += stride) if (fits(j, s, b)) count++;
+    if (count > best.count) best = { count, s, b };
+  }
+  if (!best.count) return null;
+  // Least squares on the fitting pairs: one slope for all channels, an offset per channel.
+  const fitting: number[] = [];
+  for (let j = 0; j < m; j++) if (fits(j, best.s, best.b)) fitting.push(j);
+  if (fitting.length < EDGE_MIN_FIT || fitting.length < m * EDGE_MIN_SHARE) return null;
+  const meanIn = [0, 0, 0];
+  const meanOut = [0, 0, 0];
+  for (const j of fitting)
+    for (let k = 0; k < 3; k++) {
+      meanIn[k]! += rgb[inside[j]! * 3 + k]! / fitting.length;
+      meanOut[k]! += rgb[outside[j]! * 3 + k]! / fitting.length;
+    }
+  let num = 0;
+  let den = 0;
+  for (const j of fitting)
+    for (let k = 0; k < 3; k++) {
+      const dOut = rgb[outside[j]! * 3 + k]! - meanOut[k]!;
+      num += (rgb[inside[j]! * 3 + k]! - meanIn[k]!) * dOut;
+      den += dOut * dOut;
+    }
+  // The slope over all fitting pairs outside the opacities the fit may return: an opaque ink
+  // (an opaque yellow "DO NOT COPY" over a dark meadow: its insides are K whatever the photo,
+  // so any small slope fits them within the tolerance and the pairs chose ~0.08) or one too
+  // faint to tell from the photo. Clamped, the opaque one was un-blended at 0.8, which
+  // multiplies the letters' leftover by 5: bright red and yellow fragments. Those are left to
+  // the direction's finder (inpainted).
+  const slope = num / Math.max(1, den);
+  if (slope < 1 - EDGE_ALPHA[1] || slope > 1 - EDGE_ALPHA[0]) return null;
+  const s = slope;
+  const alpha = 1 - s;
+  const ink = [0, 1, 2].map((k) => Math.min(255, Math.max(0, (meanIn[k]! - s * meanOut[k]!) / alpha))) as [
+    number,
+    number,
+    number,
+  ];
+  return { point: { ink, alpha }, fit: fitting.length / m };
+}
+
+/**
+ * The pixels of `region` that an ink found by `edgeInk` explains (its glyphs): every pixel that
+ * is some pixel 2-5 px away (any of 8 directions) shrunk towards K by (1 − a), within a looser
+ * tolerance (JPEG blurs thin strokes).
+ */
+export function edgeGlyphs(
+  rgb: Buffer,
+  width: number,
+  height: number,
+  region: Uint8Array,
+  point: InkPoint,
+): Uint8Array {
+  const { ink, alpha } = point;
+  const s = 1 - alpha;
+  const glyphs = new Uint8Array(region.length);
+  const box = maskBox(region, width);
+  if (!box) return glyphs;
+  const all8 = [...EDGE_DIRS, ...EDGE_DIRS.map(([dx, dy]) => [-dx, -dy] as const)];
+  for (let y = box[1]; y <= box[3]; y++)
+    for (let x = box[0]; x <= box[2]; x++) {
+      const i = y * width + x;
+      if (!region[i]) continue;
+      search: for (const [dx, dy] of all8)
+        for (const step of GLYPH_STEPS) {
+          const xq = x + dx * step;
+          const yq = y + dy * step;
+          if (xq < 0 || yq < 0 || xq >= width || yq >= height) continue;
+          const q = yq * width + xq;
+          let contrast = 0;
+          let fitsHere = true;
+          for (let k = 0; k < 3; k++) {
+            contrast += Math.abs(rgb[i * 3 + k]! - rgb[q * 3 + k]!);
+            if (Math.abs(rgb[i * 3 + k]! - alpha * ink[k]! - s * rgb[q * 3 + k]!) > GLYPH_TOLERANCE)
+              fitsHere = false;
+          }
+          if (fitsHere && contrast >= GLYPH_CONTRAST) {
+            glyphs[i] = 1;
+            break search;
+          }
+        }
+    }
+  return glyphs;
+}
+
+/** A glyph pixel is the photo 2-5 px away shrunk towards the ink (farther, to reach a thick stroke's middle, took in the saucer's rim), within this (levels, per channel)... */
+const GLYPH_STEPS = [2, 3, 4, 5] as const;
+const GLYPH_TOLERANCE = 14;
+/** ...from a pixel this different (summed levels). */
+const GLYPH_CONTRAST = 30;

@@ -10,6 +10,7 @@ import { ghostGlyphs } from "./ghosts";
 import { findWhiteOverlay, removeWhiteOverlay } from "./overlay";
 import { findTranslucentDark } from "./translucent";
 import { insideDistance } from "./strokes";
+import { backgroundBehind } from "./background";
 
 /** Above this opacity an ink patch is inpainted, not un-blended (noise grows as 1/(1 − a)). */
 const MAX_UNBLEND_ALPHA = 0.8;
@@ -46,7 +47,15 @@ const AROUND_RADIUS = 6;
  * estimate (a normalized convolution at 1/4 scale) misses the light on a nose or a cheekbone
  * under the letters, and the un-blended letters there looked wrong against it.
  */
-function localMean(src: Buffer, mask: Uint8Array, width: number, height: number, r: number): Float32Array {
+function localMean(
+  src: Buffer,
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  r: number,
+  /** Used where fewer than 4 unmasked pixels are in the box (default: the pixel itself). */
+  fallback?: Float32Array,
+): Float32Array {
   const W = width + 1;
   const sums = [0, 1, 2, 3].map(() => new Float64Array(W * (height + 1)));
   for (let y = 0; y < height; y++)
@@ -72,7 +81,14 @@ function localMean(src: Buffer, mask: Uint8Array, width: number, height: number,
       const box = (k: number) =>
         sums[k]![y1 * W + x1]! - sums[k]![y0 * W + x1]! - sums[k]![y1 * W + x0]! + sums[k]![y0 * W + x0]!;
       const count = box(3);
-      for (let k = 0; k < 3; k++) out[i * 3 + k] = count ? box(k) / count : src[i * 3 + k]!;
+      for (let k = 0; k < 3; k++)
+        out[i * 3 + k] = fallback
+          ? count >= 4
+            ? box(k) / count
+            : fallback[i * 3 + k]!
+          : count
+            ? box(k) / count
+            : src[i * 3 + k]!;
     }
   return out;
 }
@@ -159,6 +175,109 @@ async function unblendSoft(
   return out;
 }
 
+/** The rim (px) around a projected mark where the opacity is judged per pixel. */
+const PROJECT_RIM = 2;
+/**
+ * The work is done on the mark's box grown by this (px, a multiple of background.ts's 1/4
+ * scale, past the reach of its widest step): a credit is a few hundred pixels across, the
+ * photo can be millions (the whole-photo estimates took 4 s at 2 MP for a 5,500 px line).
+ */
+const PROJECT_MARGIN = 96;
+
+/**
+ * A translucent line found by its edges (inked.ts, edgeInk): its glyph pixels are un-blended at
+ * the ink's opacity; around them (PROJECT_RIM px: anti-aliasing, pixels the fit missed) each
+ * pixel takes the opacity along the ink that best explains its offset from the photo beside it
+ * (the mean of the pixels clear of the mark within AROUND_RADIUS; farther in, the normalized
+ * convolution of background.ts), clamped to 0..a. Un-blending multiplies JPEG's ringing along
+ * the glyphs' edges by 1/(1 − a), which drew their outlines back: the band is then smoothed
+ * by a 3×3 median. Computed on the mark's box (PROJECT_MARGIN), not the whole photo.
+ */
+async function unblendProjected(
+  out: Buffer,
+  src: Buffer,
+  width: number,
+  height: number,
+  mask: Uint8Array,
+  point: InkPoint,
+): Promise<Buffer> {
+  let [x0, y0, x1, y1] = [width, height, -1, -1];
+  for (let i = 0; i < mask.length; i++)
+    if (mask[i]) {
+      const x = i % width;
+      const y = (i - x) / width;
+      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+    }
+  if (x1 < 0) return out;
+  // Aligned to the 1/4-scale grid of background.ts, so the box sees the cells the photo does.
+  const left = Math.max(0, Math.floor((x0 - PROJECT_MARGIN) / 4) * 4);
+  const top = Math.max(0, Math.floor((y0 - PROJECT_MARGIN) / 4) * 4);
+  const right = Math.min(width, left + Math.ceil((x1 + 1 + PROJECT_MARGIN - left) / 4) * 4);
+  const bottom = Math.min(height, top + Math.ceil((y1 + 1 + PROJECT_MARGIN - top) / 4) * 4);
+  const [w, h] = [right - left, bottom - top];
+  const boxOut = Buffer.alloc(w * h * 3);
+  const boxSrc = Buffer.alloc(w * h * 3);
+  const boxMask = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const from = (top + y) * width + left;
+    out.copy(boxOut, y * w * 3, from * 3, (from + w) * 3);
+    src.copy(boxSrc, y * w * 3, from * 3, (from + w) * 3);
+    boxMask.set(mask.subarray(from, from + w), y * w);
+  }
+  await unblendProjectedBox(boxOut, boxSrc, w, h, boxMask, point);
+  for (let y = 0; y < h; y++) boxOut.copy(out, ((top + y) * width + left) * 3, y * w * 3, (y + 1) * w * 3);
+  return out;
+}
+
+/** unblendProjected on one box (its pixels outside the mark's band are left as they are). */
+async function unblendProjectedBox(
+  out: Buffer,
+  src: Buffer,
+  width: number,
+  height: number,
+  mask: Uint8Array,
+  point: InkPoint,
+): Promise<void> {
+  const n = width * height;
+  const { ink, alpha } = point;
+  const band = growMask(mask, width, height, PROJECT_RIM);
+  const far = await backgroundBehind(src, band, width, height);
+  const around = localMean(src, band, width, height, AROUND_RADIUS, Float32Array.from(far));
+  const un = Buffer.from(out);
+  for (let i = 0; i < n; i++) {
+    if (!band[i]) continue;
+    let a = alpha;
+    if (!mask[i]) {
+      let num = 0;
+      let den = 0;
+      for (let k = 0; k < 3; k++) {
+        const d = ink[k]! - around[i * 3 + k]!;
+        num += (src[i * 3 + k]! - around[i * 3 + k]!) * d;
+        den += d * d;
+      }
+      a = den > 0 ? Math.min(alpha, Math.max(0, num / den)) : 0;
+    }
+    for (let k = 0; k < 3; k++)
+      un[i * 3 + k] = Math.min(255, Math.max(0, Math.round((src[i * 3 + k]! - a * ink[k]!) / (1 - a))));
+  }
+  const values: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (!band[i]) continue;
+    const x = i % width;
+    for (let k = 0; k < 3; k++) {
+      values.length = 0;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const q = i + dy * width + dx;
+          if (x + dx < 0 || x + dx >= width || q < 0 || q >= n) continue;
+          values.push(un[q * 3 + k]!);
+        }
+      values.sort((p, q) => p - q);
+      out[i * 3 + k] = values[values.length >> 1]!;
+    }
+  }
+}
+
 /** The opacity refit from a mark's inside (unblendSoft): from pixels whose photo is this far from the ink... */
 const MIN_REFIT_DISTANCE = 30;
 /** ...at least this many, within this much of the edges' estimate (below, above). */
@@ -215,8 +334,10 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
         for (let i = 0; i < fill.length; i++) if (mark.mask[i]) fill[i] = 1;
         continue;
       }
-      if (mark.soft) {
-        out = await unblendSoft(
+      if (mark.project || mark.soft) {
+        // Letters found apart from the photo around them (project), or a translucent mark's lines (soft).
+        const unblend = mark.project ? unblendProjected : unblendSoft;
+        out = await unblend(
           out === data ? Buffer.from(data) : out,
           data,
           width,
