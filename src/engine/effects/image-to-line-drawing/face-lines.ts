@@ -45,16 +45,7 @@ const HEAD = 0.85;
 export interface DrawnFace {
   face: Face;
   glasses: Glasses | null;
-  /**
-   * Whether the eyes and the mouth keep the photo's own lines (a face PHOTO_FEATURES wide or
-   * more: its real lid opening, a squint, an open smile with teeth, which the mesh's eyes and
-   * lips would redraw wide open and closed).
-   */
-  photoFeatures: boolean;
 }
-
-/** Face width (photo pixels) from which the eyes and mouth keep the photo's own lines. */
-const PHOTO_FEATURES = 400;
 
 /**
  * Faces drawn from the mesh: large and frontal enough, and without character the mesh would
@@ -68,11 +59,7 @@ export async function meshFaces(faces: Face[], src: RawImage): Promise<DrawnFace
       continue;
     if ((await character(face, src)).skin > MAX_CHARACTER) continue;
     const glasses = await glassesOf(face, src);
-    drawn.push({
-      face,
-      glasses: glasses && symmetricRims(face, glasses),
-      photoFeatures: face.box[2] >= PHOTO_FEATURES,
-    });
+    drawn.push({ face, glasses: glasses && symmetricRims(face, glasses) });
   }
   return drawn;
 }
@@ -247,18 +234,6 @@ export function faceZones(faces: DrawnFace[], w: number, h: number, scale: numbe
     fill(moved(-fw * BAND), 1, (v) => v !== 2);
     fill(moved(fw * INSIDE), 2, () => true);
   }
-  // Eyes and mouth kept from the photo: their lines are left as traced.
-  for (const { face: f, photoFeatures } of faces) {
-    if (!photoFeatures) continue;
-    const boxes = featureBoxes(f);
-    for (const [bx, by, bw, bh] of [boxes[0]!, boxes[1]!, boxes[5]!]) {
-      const xa = Math.max(0, Math.floor(bx * scale));
-      const xb = Math.min(w, Math.ceil((bx + bw) * scale));
-      const ya = Math.max(0, Math.floor(by * scale));
-      const yb = Math.min(h, Math.ceil((by + bh) * scale));
-      for (let y = ya; y < yb; y++) mask.fill(0, y * w + xa, y * w + Math.max(xa, xb));
-    }
-  }
   return mask;
 }
 
@@ -313,6 +288,235 @@ function irisCentre(src: RawImage, eye: Pt[]): Pt {
   }
   return [sx / dark.length, cy * 0.6 + (sy / dark.length) * 0.4];
 }
+
+/** The photo's grey (0..255) averaged over a (2r+1)² box round (x, y), photo pixels. */
+function greyAt(src: RawImage, x: number, y: number, r: number): number {
+  const cx = Math.round(x);
+  const cy = Math.round(y);
+  let sum = 0;
+  let n = 0;
+  for (let yy = cy - r; yy <= cy + r; yy++) {
+    if (yy < 0 || yy >= src.height) continue;
+    for (let xx = cx - r; xx <= cx + r; xx++) {
+      if (xx < 0 || xx >= src.width) continue;
+      const i = (yy * src.width + xx) * 3;
+      sum += src.data[i]! + src.data[i + 1]! + src.data[i + 2]!;
+      n++;
+    }
+  }
+  return n ? sum / (3 * n) : 255;
+}
+
+/** Offsets made steady: a median of three, then two passes of a [1, 2, 1] average (ends pinned when asked). */
+function steadyOffsets(d: number[], pinned: boolean): number[] {
+  let v = d.map((_, i) => {
+    if (i === 0 || i === d.length - 1) return d[i]!;
+    return [d[i - 1]!, d[i]!, d[i + 1]!].sort((a, b) => a - b)[1]!;
+  });
+  for (let pass = 0; pass < 2; pass++)
+    v = v.map((x, i) => {
+      if (i === 0 || i === v.length - 1) return pinned ? 0 : (2 * x + v[i === 0 ? 1 : i - 1]!) / 3;
+      return (v[i - 1]! + 2 * x + v[i + 1]!) / 4;
+    });
+  return v;
+}
+
+/** The straight line (least squares over the index) through offsets: a shift and a slope, no wobble. */
+function lineFit(d: number[], maxTurn: number): number[] {
+  const n = d.length;
+  const mx = (n - 1) / 2;
+  const my = d.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  d.forEach((v, k) => {
+    sxy += (k - mx) * (v - my);
+    sxx += (k - mx) ** 2;
+  });
+  const turn = Math.max(-maxTurn, Math.min(maxTurn, (sxx ? sxy / sxx : 0) * (n - 1)));
+  return d.map((_, k) => my + (turn / Math.max(1, n - 1)) * (k - mx));
+}
+
+/** The unit normal to the line a -> b, pointing down the image. */
+function downNormal(a: Pt, b: Pt): Pt {
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+  const n: Pt = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+  return n[1] < 0 ? [-n[0], -n[1]] : n;
+}
+
+/**
+ * The mesh's lids, lips and brows moved onto the photo's own features (photo pixels, by mesh
+ * index), so the drawing keeps the person's expression while its lines stay the mesh's clean
+ * curves: each upper lid point slides along the eye's normal to the photo's lash line (the
+ * strongest light-above, dark-below step near it: a squint stays a squint), each lower lid
+ * point to the bottom of the dark opening, the line between the lips to the mouth's darkest
+ * line (the corners' height: a smile, a frown; for an open mouth only the corners), the rest of
+ * the lips following, and each brow to its dark band (its angle: a worried face). Every shift
+ * is bounded and smoothed along the curve, and a point with no clear edge near it stays put.
+ */
+export function shapeByPhoto(
+  face: Face,
+  src: RawImage,
+  glasses: boolean,
+): { points: Map<number, Pt>; brows: number[] } {
+  const at = (i: number): Pt => [face.mesh[i]![0], face.mesh[i]![1]];
+  const out = new Map<number, Pt>();
+  const brows = [1, 1];
+  const fw = face.box[2];
+  const move = (i: number, n: Pt, t: number) => {
+    const q = out.get(i) ?? at(i);
+    out.set(i, [q[0] + n[0] * t, q[1] + n[1] * t]);
+  };
+  // Best offset along n in [from, to] (photo pixels) by a score, with a pull towards the mesh.
+  const search = (q: Pt, n: Pt, from: number, to: number, score: (t: number) => number, pull: number) => {
+    let best = 0;
+    let bestScore = -Infinity;
+    for (let t = Math.ceil(from); t <= Math.floor(to); t++) {
+      const v = score(t) - pull * Math.abs(t);
+      if (v > bestScore) {
+        bestScore = v;
+        best = t;
+      }
+    }
+    return { t: best, score: bestScore };
+  };
+  const along = (q: Pt, n: Pt, t: number, r: number) => greyAt(src, q[0] + n[0] * t, q[1] + n[1] * t, r);
+
+  for (const eye of MESH_EYES) {
+    const o = at(eye.outer);
+    const inn = at(eye.inner);
+    const ew = Math.hypot(inn[0] - o[0], inn[1] - o[1]);
+    if (ew < 6) continue;
+    const n = downNormal(o, inn);
+    const r = Math.max(0, Math.round(ew * 0.03));
+    const s = Math.max(1, Math.round(ew * 0.06));
+    const step = (q: Pt, t: number, sign: number) => {
+      let above = 0;
+      let below = 0;
+      for (let j = 1; j <= s; j++) {
+        above += along(q, n, t - j, r);
+        below += along(q, n, t + j - 1, r);
+      }
+      return (sign * (above - below)) / s;
+    };
+    // Upper lid: down to the lash line (a squint), never onto the lower lid.
+    const up = eye.upper.map((i, k) => {
+      const q = at(i);
+      const room = (at(eye.lower[k]!)[0] - q[0]) * n[0] + (at(eye.lower[k]!)[1] - q[1]) * n[1];
+      const found = search(
+        q,
+        n,
+        -0.12 * ew,
+        Math.min(0.3 * ew, room - 0.08 * ew),
+        (t) => step(q, t, 1),
+        30 / ew,
+      );
+      return found.score > LID_STEP ? found.t : 0;
+    });
+    const upper = steadyOffsets([0, ...up, 0], true).slice(1, -1);
+    eye.upper.forEach((i, k) => move(i, n, upper[k]!));
+    // Lower lid: the bottom of the dark opening, below the (moved) upper lid.
+    const low = eye.lower.map((i, k) => {
+      if (k === 0 || k === eye.lower.length - 1) return 0;
+      const q = at(i);
+      const u = out.get(eye.upper[k]!)!;
+      const room = (q[0] - u[0]) * n[0] + (q[1] - u[1]) * n[1];
+      const found = search(
+        q,
+        n,
+        Math.max(-0.12 * ew, -room + 0.08 * ew),
+        0.1 * ew,
+        (t) => step(q, t, -1),
+        30 / ew,
+      );
+      return found.score > LID_STEP ? found.t : 0;
+    });
+    const lower = steadyOffsets([0, ...low, 0], true).slice(1, -1);
+    eye.lower.forEach((i, k) => move(i, n, lower[k]!));
+  }
+
+  // The mouth: the line between the lips onto the photo's darkest line (only the corners when open).
+  const l = at(MESH_MOUTH_LINE[0]!);
+  const rr = at(MESH_MOUTH_LINE[MESH_MOUTH_LINE.length - 1]!);
+  const mw = Math.hypot(rr[0] - l[0], rr[1] - l[1]);
+  if (mw >= 8) {
+    const n = downNormal(l, rr);
+    const r = Math.max(0, Math.round(mw * 0.02));
+    const open = Math.hypot(at(13)[0] - at(14)[0], at(13)[1] - at(14)[1]) > fw * 0.02;
+    const d = MESH_MOUTH_LINE.map((i, k) => {
+      if (open && k !== 0 && k !== MESH_MOUTH_LINE.length - 1) return NaN;
+      const q = at(i);
+      const line = (t: number) => along(q, n, t, r);
+      let mean = 0;
+      let cnt = 0;
+      for (let t = Math.ceil(-0.1 * mw); t <= 0.1 * mw; t++, cnt++) mean += line(t);
+      mean /= cnt || 1;
+      const found = search(q, n, -0.1 * mw, 0.1 * mw, (t) => -line(t), 40 / mw);
+      return mean + found.score > MOUTH_DARK ? found.t : 0;
+    });
+    // An open mouth: the corners' shift spread along the line.
+    const last = d.length - 1;
+    const filled = d.map((v, k) => (Number.isNaN(v) ? d[0]! + ((d[last]! - d[0]!) * k) / last : v));
+    const shift = steadyOffsets(filled, false);
+    // Every lip point moves as the mouth line does at its place along the mouth.
+    const ux = (rr[0] - l[0]) / mw;
+    const uy = (rr[1] - l[1]) / mw;
+    const shiftAt = (q: Pt) => {
+      const x = Math.max(0, Math.min(1, ((q[0] - l[0]) * ux + (q[1] - l[1]) * uy) / mw)) * last;
+      const a = Math.floor(x);
+      const b = Math.min(last, a + 1);
+      return shift[a]! + (shift[b]! - shift[a]!) * (x - a);
+    };
+    const lips = new Set([...MESH_LIPS_OUTER, ...MESH_LIP_LOWER_INNER]);
+    MESH_MOUTH_LINE.forEach((i, k) => {
+      lips.delete(i);
+      move(i, n, shift[k]!);
+    });
+    for (const i of lips) move(i, n, shiftAt(at(i)));
+  }
+
+  // Brows onto their dark band (a worried brow's slope); not with glasses, whose frame runs there.
+  if (!glasses)
+    for (const [bi, brow] of MESH_BROWS.entries()) {
+      const a = at(brow.lower[0]!);
+      const b = at(brow.lower[brow.lower.length - 1]!);
+      const n = downNormal(a, b);
+      // Up to 5 % of the face's width up (a raised brow), 1.5 % down (towards the lid's shadow).
+      const [upReach, downReach] = [fw * 0.05, fw * 0.015];
+      const r = Math.max(0, Math.round(fw * 0.012));
+      let contrast = 0;
+      const d = brow.upper.map((iu, k) => {
+        const u = at(iu);
+        const lo = at(brow.lower[k]!);
+        const m: Pt = [(u[0] + lo[0]) / 2, (u[1] + lo[1]) / 2];
+        let mean = 0;
+        let cnt = 0;
+        for (let t = Math.ceil(-upReach); t <= downReach; t++, cnt++) mean += along(m, n, t, r);
+        mean /= cnt || 1;
+        const found = search(m, n, -upReach, downReach, (t) => -along(m, n, t, r), 40 / fw);
+        contrast += mean + found.score;
+        return mean + found.score > BROW_DARK ? found.t : 0;
+      });
+      // A faint brow (a baby's, a fair one) drawn thinner: its weight from its darkness.
+      brows[bi] = Math.max(BROW_THIN, Math.min(1, contrast / brow.upper.length / BROW_FULL));
+      // The brow keeps the mesh's shape: only its height and slope follow the photo (a line fit,
+      // its ends turned at most 3 % of the face's width against each other).
+      const shift = lineFit(d, fw * 0.03);
+      brow.upper.forEach((i, k) => move(i, n, shift[k]!));
+      brow.lower.forEach((i, k) => move(i, n, shift[k]!));
+    }
+  return { points: out, brows };
+}
+
+/** Grey step (levels) of a lash line: below it a lid stays where the mesh put it. */
+const LID_STEP = 12;
+/** How much darker (levels) than its surroundings the mouth's line must be to move the mesh's. */
+const MOUTH_DARK = 10;
+/** How much darker (levels) than its surroundings a brow's band must be to move the mesh's. */
+const BROW_DARK = 10;
+/** A brow this much darker (levels) than its surroundings is drawn at full weight. */
+const BROW_FULL = 40;
+/** The lightest brow's weight (share of the full one). */
+const BROW_THIN = 0.45;
 
 /** The jaw in MESH_OVAL, from below one ear round the chin to below the other. */
 const JAW = MESH_OVAL.slice(10, 27);
@@ -401,8 +605,12 @@ export function faceSvg(
     );
   }
   let clip = 0;
-  for (const { face: f, glasses, photoFeatures } of faces) {
-    const p = (i: number): Pt => [f.mesh[i]![0] * scale, f.mesh[i]![1] * scale];
+  for (const { face: f, glasses } of faces) {
+    const shaped = shapeByPhoto(f, src, !!glasses);
+    const p = (i: number): Pt => {
+      const q = shaped.points.get(i) ?? [f.mesh[i]![0], f.mesh[i]![1]];
+      return [q[0] * scale, q[1] * scale];
+    };
     const fw = f.box[2] * scale;
     const base = Math.max(1.3, Math.min(2.6, fw * 0.0075));
     const stroke = (d: string, width: number) =>
@@ -410,7 +618,7 @@ export function faceSvg(
         `<path d="${d}" fill="none" stroke="#141414" stroke-width="${width.toFixed(2)}" stroke-linecap="round" stroke-linejoin="round"/>`,
       );
 
-    for (const eye of photoFeatures ? [] : MESH_EYES) {
+    for (const eye of MESH_EYES) {
       const upper = [eye.outer, ...eye.upper, eye.inner].map(p);
       stroke(smooth(upper), base * 1.15);
       // The lower lid lighter, its middle only (an artist leaves the corners open).
@@ -434,17 +642,24 @@ export function faceSvg(
 
     // Brows: a tapered shape along the brow's middle, thickest a little inside its middle.
     const taper = [0.08, 0.15, 0.19, 0.19, 0.15];
-    for (const brow of MESH_BROWS) {
+    for (const [b, brow] of MESH_BROWS.entries()) {
+      const weight = shaped.brows[b]!;
       const up = brow.upper.map(p);
       const lo = brow.lower.map(p);
       const mid = up.map((u, k) => [(u[0] + lo[k]![0]) / 2, (u[1] + lo[k]![1]) / 2] as Pt);
       const top = mid.map(
         (m, k) =>
-          [m[0] + (up[k]![0] - m[0]) * taper[k]! * 2, m[1] + (up[k]![1] - m[1]) * taper[k]! * 2] as Pt,
+          [
+            m[0] + (up[k]![0] - m[0]) * taper[k]! * 2 * weight,
+            m[1] + (up[k]![1] - m[1]) * taper[k]! * 2 * weight,
+          ] as Pt,
       );
       const bottom = mid.map(
         (m, k) =>
-          [m[0] + (lo[k]![0] - m[0]) * taper[k]! * 2, m[1] + (lo[k]![1] - m[1]) * taper[k]! * 2] as Pt,
+          [
+            m[0] + (lo[k]![0] - m[0]) * taper[k]! * 2 * weight,
+            m[1] + (lo[k]![1] - m[1]) * taper[k]! * 2 * weight,
+          ] as Pt,
       );
       parts.push(
         `<path d="${smooth([...top, ...bottom.reverse()], true)}" fill="#141414" stroke="#141414" stroke-width="${(base * 0.5).toFixed(2)}" stroke-linejoin="round"/>`,
@@ -458,12 +673,10 @@ export function faceSvg(
     stroke(smooth([358, 294, 327].map(p)), base);
 
     // Lips: the line between them bold, the upper lip's top and the lower lip's bottom lighter.
-    if (!photoFeatures) {
-      stroke(smooth(MESH_MOUTH_LINE.map(p)), base * 1.1);
-      const outer = MESH_LIPS_OUTER.map(p);
-      stroke(smooth(outer.slice(0, 11)), base * 0.65);
-      stroke(smooth(outer.slice(12, 19)), base * 0.65);
-    }
+    stroke(smooth(MESH_MOUTH_LINE.map(p)), base * 1.1);
+    const outer = MESH_LIPS_OUTER.map(p);
+    stroke(smooth(outer.slice(0, 11)), base * 0.65);
+    stroke(smooth(outer.slice(12, 19)), base * 0.65);
     // Glasses: each lens's rim and the bridge, as the photo's frame lines were dropped.
     if (glasses) {
       for (const rim of glasses.rims)
@@ -482,7 +695,7 @@ export function faceSvg(
     }
     // An open mouth: the lower lip's inner edge too.
     const gap = Math.hypot(p(13)[0] - p(14)[0], p(13)[1] - p(14)[1]);
-    if (!photoFeatures && gap > fw * 0.02) stroke(smooth(MESH_LIP_LOWER_INNER.map(p)), base * 0.8);
+    if (gap > fw * 0.02) stroke(smooth(MESH_LIP_LOWER_INNER.map(p)), base * 0.8);
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${outW}" height="${outH}">${parts.join("")}</svg>`;
 }

@@ -16,6 +16,7 @@ import {
 import { opencv } from "../../shared/opencv";
 import { dropMarks, type OverlayMarks } from "../../shared/overlay-marks";
 import { forEachPiece8 } from "../../shared/components";
+import { linkGaps } from "./link";
 
 /**
  * The lines of the drawing, at the working size. The photo is flattened (repeated bilateral
@@ -45,6 +46,8 @@ export interface TraceOptions {
   faceZones?: Uint8Array | null;
   /** Whether a face drawn from the mesh wears glasses (drawn from their rims: no photo line inside stays). */
   glasses?: boolean;
+  /** 0/1 at the working size: people's heads (face boxes, enlarged), where the body's rules do not apply. */
+  heads?: Uint8Array | null;
   /** Overlaid words and a logo beside them (shared/overlay-marks.ts), at the working size: left out. */
   marks?: OverlayMarks | null;
 }
@@ -53,6 +56,9 @@ export interface TraceOptions {
 const TEXTURE_DENSITY = 0.13;
 /** Share of the working size at which the photo is flattened (bilateral filtering). */
 const FLAT_SCALE = 0.7;
+
+/** Gap (share of the side) a free line end on a person may jump to the piece ahead of it. */
+const LINK_REACH = 1 / 60;
 /** Mean coherence below which a piece outside a face's features is scribble, not a contour. */
 const MIN_COHERENCE = 0.55;
 
@@ -141,6 +147,13 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
     for (let i = 0; i < n; i++)
       if (edges[i] && density[i]! > TEXTURE_DENSITY && !opts.features[i] && coarseNear[i] === 0) edges[i] = 0;
 
+    // On people, broken contours joined: a garment's outline breaks wherever its contrast dips
+    // (an old print's low contrast above all), and the scrap rule would drop the short pieces
+    // in between; inside the person matte, off the heads, a free line end is joined to the
+    // piece ahead of it (link.ts).
+    const body = opts.people && opts.subject && opts.heads ? bodyMask(opts.subject, opts.heads, n) : null;
+    if (body) linkGaps(edges, w, h, body, Math.round(side * LINK_REACH));
+
     // Scraps dropped by where they lie (face feature 11 px, subject 20 px, background 67 px,
     // dense texture 133 px at 800 px), and scribbles by their coherence.
     const keep = dropScraps(edges, w, h, {
@@ -156,6 +169,8 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
       },
       coherence: { values: coherence, dense: MIN_COHERENCE, sparse: MIN_COHERENCE * 0.7 },
     });
+
+    if (body) dropBodyDashes(keep, w, h, body, opts.subject!, side);
 
     // A pet's or an object's silhouette in a textured scene (fur among leaves): the completed
     // cut, smoothed, as one bold closed contour where the cut follows the photo's own edges,
@@ -195,6 +210,9 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
         side,
       );
     markOutline(keep, opts.subject, w, h, side, !!opts.lightBackground);
+    // A blurred background behind people (a portrait's bokeh): its short loose lines go.
+    if (opts.lightBackground && opts.subject && blurredBehind(cv, src, opts.subject, track))
+      dropLooseBackground(keep, w, h, side);
     return keep;
   } finally {
     g?.delete();
@@ -271,6 +289,99 @@ function markOutline(
   for (let i = 0; i < n; i++)
     if (keep[i] && near[i]! > 0) keep[i] = 2;
     else if (lighter && keep[i] && subject[i]! < 128) keep[i] = 3;
+}
+
+/** Fine detail (mean |Laplacian|) off the subject under this share of the subject's: a blurred background. */
+const BLURRED = 0.5;
+
+/** Whether the background is blurred (shallow depth of field) against the subject: less fine detail off it. */
+function blurredBehind(cv: any, src: any, subject: Uint8Array, track: <T>(m: T) => T): boolean {
+  const grey = track(new cv.Mat());
+  cv.cvtColor(src, grey, cv.COLOR_RGB2GRAY);
+  const lap = track(new cv.Mat());
+  cv.Laplacian(grey, lap, cv.CV_16S, 3);
+  const d = lap.data16S as Int16Array;
+  let on = 0;
+  let onN = 0;
+  let off = 0;
+  let offN = 0;
+  for (let i = 0; i < subject.length; i++)
+    if (subject[i]! >= 128) {
+      on += Math.abs(d[i]!);
+      onN++;
+    } else {
+      off += Math.abs(d[i]!);
+      offN++;
+    }
+  if (!onN || !offN) return false;
+  return off / offN < (on / onN) * BLURRED;
+}
+
+/** Length (share of the side) under which a line of a blurred background behind people, touching nothing of theirs, goes. */
+const LOOSE_LENGTH = 1 / 6;
+/** Extent (share of the side) under which a background line behind people goes whatever its length (a ring). */
+const LOOSE_EXTENT = 1 / 14;
+
+/**
+ * Behind people, before a blurred background, a background line that touches no line of theirs
+ * and is short (a bokeh highlight's hook, a blurred lamp's ring) goes: it reads as a stray mark
+ * next to a portrait, not as a place. Long lines (a horizon, a wall's edge) stay, lighter; a
+ * sharp background (a skyline behind a cameraman) keeps its short lines too.
+ */
+export function dropLooseBackground(keep: Uint8Array, w: number, h: number, side: number): void {
+  forEachPiece8(keep, w, h, (piece) => {
+    let x0 = w;
+    let x1 = 0;
+    let y0 = h;
+    let y1 = 0;
+    for (const p of piece) {
+      if (keep[p] !== 3) return;
+      const x = p % w;
+      const y = (p - x) / w;
+      x0 = Math.min(x0, x);
+      x1 = Math.max(x1, x);
+      y0 = Math.min(y0, y);
+      y1 = Math.max(y1, y);
+    }
+    if (piece.length < side * LOOSE_LENGTH || Math.max(x1 - x0, y1 - y0) < side * LOOSE_EXTENT)
+      for (const p of piece) keep[p] = 0;
+  });
+}
+
+/** 255 inside the person matte off the heads, 0 elsewhere. */
+function bodyMask(subject: Uint8Array, heads: Uint8Array, n: number): Uint8Array {
+  const body = new Uint8Array(n);
+  for (let i = 0; i < n; i++) body[i] = subject[i]! >= 128 && !heads[i] ? 255 : 0;
+  return body;
+}
+
+/** Length (share of the side) under which a line inside a body, away from its outline, is a dash (a fold's scrap, grain). */
+const BODY_DASH = 1 / 14;
+
+/**
+ * Inside a body (the person matte off the heads), a piece away from the body's outline shorter
+ * than BODY_DASH of the side goes: a garment drawn as its outline and its long folds, not as
+ * the scattered dashes of every crease and the print's grain.
+ */
+function dropBodyDashes(
+  keep: Uint8Array,
+  w: number,
+  h: number,
+  body: Uint8Array,
+  subject: Uint8Array,
+  side: number,
+): void {
+  const near = densityMap(rimOf(subject, w, h), w, h, Math.max(2, Math.round(side / 160)));
+  const min = side * BODY_DASH;
+  forEachPiece8(keep, w, h, (piece) => {
+    if (piece.length >= min) return;
+    let inside = 0;
+    for (const p of piece) {
+      if (near[p]! > 0) return;
+      if (body[p]) inside++;
+    }
+    if (inside > piece.length / 2) for (const p of piece) keep[p] = 0;
+  });
 }
 
 /** 0/1: the subject's boundary (4-neighbours on either side of 128). */

@@ -65,17 +65,29 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // working size is the damage detector's reference size (800 px); a line must stand out as
   // much as a spot (CONTRAST), as the drawing was tuned and scored with (the detector's
   // fainter default changes 4 of the scoring set's old prints, not clearly for the better).
+  // Faces large and frontal enough are drawn from the mesh (face-lines.ts), their photo lines
+  // dropped: their features need no protection from the damage search (a scratch across an
+  // eye's box would otherwise survive there, cut short, and be drawn as a stroke on the cheek).
+  const drawn = await meshFaces(faces, src);
   if (chromaSpread(rgb) < PRINT_CHROMA) {
     const grey = new Uint8Array(w * h);
     for (let i = 0; i < w * h; i++)
       grey[i] = Math.round(0.299 * rgb[i * 3]! + 0.587 * rgb[i * 3 + 1]! + 0.114 * rgb[i * 3 + 2]!);
-    const damage = await findPrintDamage(grey, w, h, features, CONTRAST);
+    const own = faces.filter((f) => !drawn.some((d) => d.face === f));
+    const protect =
+      own.length === faces.length
+        ? features
+        : boxMask(
+            own.flatMap((f) => featureBoxes(f)),
+            w,
+            h,
+            w / src.width,
+          );
+    const damage = await findPrintDamage(grey, w, h, protect, CONTRAST);
     if (damage) rgb = await inpaintRgb(rgb, w, h, damage, 3);
   }
 
   const marks = await marksFound;
-  // Faces large and frontal enough are drawn from the mesh (face-lines.ts), their photo lines dropped.
-  const drawn = await meshFaces(faces, src);
   const lines = await traceLines(rgb, w, h, {
     subject,
     features,
@@ -84,6 +96,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
       !!subject && faces.length > 0 && faces.every((f) => onSubject(f, subject, w / src.width, w)),
     faceZones: drawn.length ? faceZones(drawn, w, h, w / src.width) : null,
     glasses: drawn.some((d) => d.glasses),
+    heads: faces.length ? boxMask(faces.map(headBox), w, h, w / src.width) : null,
     marks: marks && (await marksAtSize(marks, textSrc.width, textSrc.height, w, h)),
   });
   const drawing = await strokes(lines, w, h, outW, outH);
@@ -94,6 +107,12 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     for (let i = 0; i < drawing.data.length; i++) drawing.data[i] = Math.min(drawing.data[i]!, 255 - ink[i]!);
   }
   return encodePng(drawing);
+}
+
+/** A face's head: its box widened by half its width each side and raised by half its height (hair), down to its chin. */
+function headBox(f: Face): [number, number, number, number] {
+  const [x, y, bw, bh] = f.box;
+  return [x - bw * 0.5, y - bh * 0.5, bw * 2, bh * 1.5];
 }
 
 /** The photo shrunk to at most `side` px on its long side. */
