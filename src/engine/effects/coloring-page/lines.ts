@@ -18,6 +18,9 @@ import {
 } from "../../shared/line-budget";
 import { opencv } from "../../shared/opencv";
 import { dropMarks, marksAtSize, type OverlayMarks } from "../../shared/overlay-marks";
+import type { Face } from "../../vision/human";
+import { clearTracedFaces, drawFaceFeatures, drawnFaces } from "./faces";
+import { tidySubject } from "./tidy";
 
 /**
  * The drawing of a coloring page: the outlines a person would trace, not a map of colour
@@ -48,6 +51,8 @@ export interface LineOptions {
   salient?: boolean;
   /** Overlaid words and a logo beside them (shared/overlay-marks.ts, at the photo's size): left out. */
   marks?: OverlayMarks | null;
+  /** The faces (with their mesh) whose features are drawn on purpose (faces.ts), in photo pixels. */
+  faces?: Face[];
 }
 
 /** Black (0) strokes on white (255), drawW x drawH. */
@@ -138,6 +143,10 @@ export async function drawLines(
         : { values: await coherenceMap(g.gx, g.gy, Math.max(2, WORK / 160)), dense: 0.55, sparse: 0.4 },
     });
 
+    // Faces drawn from the mesh (faces.ts): their traced inside and the hair's scribble go.
+    const drawn = await drawnFaces(opts.faces ?? [], src, drawW / src.width);
+    if (drawn.length) clearTracedFaces(keep, w, h, drawn, scale, subject, flat.data as Uint8Array);
+
     // A child colours regions: a speck of paper ringed by a scrap is none.
     const island = (WORK / 36) ** 2;
     dropIslands(keep, w, h, { minArea: island, maxPiece: Math.round(WORK / 5), exempt: detail });
@@ -197,6 +206,34 @@ export async function drawLines(
         }
     }
 
+    // The subject as a few closed regions (tidy.ts): floating fragments of folds, grain and fur
+    // go, gaps between long lines close; clothing below a face needs stronger, longer lines.
+    if (subject && !sil) {
+      let clothing: Uint8Array | null = null;
+      if (opts.detail.length) {
+        clothing = new Uint8Array(w * h);
+        for (const [bx, by, bw, bh] of opts.detail) {
+          const x0 = Math.max(0, Math.floor((bx - 1.5 * bw) * scale));
+          const x1 = Math.min(w, Math.ceil((bx + 2.5 * bw) * scale));
+          const y0 = Math.max(0, Math.floor((by + 1.15 * bh) * scale));
+          for (let y = y0; y < h; y++)
+            for (let x = x0; x < x1; x++) {
+              const i = y * w + x;
+              if (subject[i]! >= 128 && !detail[i]) clothing[i] = 1;
+            }
+        }
+      }
+      tidySubject(keep, w, h, {
+        subject,
+        detail,
+        outline,
+        clothing,
+        mag: g.mag,
+        // The strongest 5 % of gradients (a line starts at the strongest 12 %).
+        strong: sorted[Math.floor(sorted.length * 0.95)]!,
+      });
+    }
+
     // To the drawing size: lines about 3 px, the outline about 5 px, smooth and pure black.
     const k = drawW / w;
     const up = async (mask: Uint8Array, width: number) => {
@@ -211,10 +248,12 @@ export async function drawLines(
     };
     const thin = await up(keep, 1.3);
     const bold = subject ? await up(outline, 1.6) : null;
+    const features = drawn.length ? drawFaceFeatures(drawn, src, drawW, drawH, drawW / src.width) : null;
     const out = Buffer.alloc(drawW * drawH, 255);
     for (let i = 0; i < out.length; i++) {
       const v = Math.max(thin[i]! * 1.6, bold ? bold[i]! * 1.9 : 0);
       if (v > 70) out[i] = 0;
+      if (features?.[i]) out[i] = features[i] === 1 ? 0 : 255;
     }
     return out;
   } finally {

@@ -1,11 +1,13 @@
 import sharp from "sharp";
-import { decodeRaw, firstImage, type EffectOutput, type RawImage } from "../../shared/image-io";
+import { boxMask, featureBoxes } from "../../shared/face-features";
+import { decodeRaw, firstImage, transformRaw, type EffectOutput, type RawImage } from "../../shared/image-io";
 import { cutOutSubjectWhole } from "../../shared/line-budget";
 import { overlayMarks } from "../../shared/overlay-marks";
+import { chromaSpread, PRINT_CHROMA, repairPrintDamage } from "../../shared/print-damage";
 import { salientSubject } from "../../shared/salient-subject";
 import { findSubject } from "../../shared/subject";
-import { detectFaces, personMatte } from "../../vision/human";
-import { drawLines } from "./lines";
+import { detectFaces, personMatte, type Face } from "../../vision/human";
+import { drawLines, WORK } from "./lines";
 import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
@@ -45,12 +47,16 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // 1-2. The drawing: the subject's outlines (lines.ts). People: the person matte keeps them
   // and their faces keep their features; a pet or an object: its cut-out; a landscape: the
   // strong shapes only.
-  const { subject, detail, salient } = await findSubjectMask(src);
+  const { subject, detail, salient, faces } = await findSubjectMask(src);
   // Overlaid words (a watermark's name, a credit) and the logo beside them are left out of a
   // photo without people (a portrait's lines stay as they were: the detector also reads a cap's
   // badge or a flag's stars as words, and the area around them would take a face's lines).
   const marks = detail.length ? null : await overlayMarks(src);
-  const drawing = await drawLines(src, drawW, drawH, { subject, detail, salient, marks });
+  // An old print's creases, scratches and dust are no lines to colour: filled from their
+  // surroundings first (shared/print-damage.ts; the faces' features are left alone).
+  const print = faces.length > 0 && chromaSpread(src.data) < PRINT_CHROMA;
+  const lined = print ? await repairedPrint(src, faces) : src;
+  const drawing = await drawLines(lined, drawW, drawH, { subject, detail, salient, marks, faces });
   // A frame around the picture closes the regions cut by its edges.
   for (let x = 0; x < drawW; x++)
     for (let t = 0; t < 4; t++) drawing[t * drawW + x] = drawing[(drawH - 1 - t) * drawW + x] = 0;
@@ -92,6 +98,7 @@ async function findSubjectMask(src: RawImage): Promise<{
   subject: Uint8Array | null;
   detail: Array<[number, number, number, number]>;
   salient: boolean;
+  faces: Face[];
 }> {
   const pixels = { data: src.data, width: src.width, height: src.height };
   const { faces } = await detectFaces(pixels);
@@ -104,11 +111,45 @@ async function findSubjectMask(src: RawImage): Promise<{
       subject: covered > 0.02 && covered < 0.97 ? mask : null,
       detail: faces.map((f) => f.box),
       salient: false,
+      faces,
     };
   }
   const found = await findSubject(src);
-  if (found) return { subject: await cutOutSubjectWhole(src, found.box), detail: [], salient: false };
+  if (found)
+    return { subject: await cutOutSubjectWhole(src, found.box), detail: [], salient: false, faces: [] };
   // Nothing named (a flower, a dandelion clock): the sharp subject in front of a soft background.
   const salient = await salientSubject(src);
-  return { subject: salient, detail: [], salient: !!salient };
+  return { subject: salient, detail: [], salient: !!salient, faces: [] };
+}
+
+/**
+ * An old print with its damage filled (shared/print-damage.ts), at the photo's size. The lines
+ * are traced at WORK px, so the repair runs on a copy that size (at 1500 px it took 4-6 s under
+ * load): the pixels it changed, scaled back up, replace the photo's; the rest (the faces, whose
+ * glasses are looked for at full size) stays the photo's own.
+ */
+async function repairedPrint(src: RawImage, faces: Face[]): Promise<RawImage> {
+  const { width, height } = src;
+  const k = Math.min(1, WORK / Math.max(width, height));
+  const sw = Math.max(16, Math.round(width * k));
+  const sh = Math.max(16, Math.round(height * k));
+  const small = await transformRaw(src, (img) => img.resize(sw, sh, { fit: "fill" }));
+  const features = faces.flatMap((f) => featureBoxes(f));
+  const fixed = await repairPrintDamage(small, boxMask(features, sw, sh, sw / width));
+  if (!fixed) return src;
+  const changed = new Uint8Array(sw * sh);
+  for (let i = 0; i < sw * sh * 3; i++) if (fixed.data[i] !== small.data[i]) changed[(i / 3) | 0] = 1;
+  const up = (await transformRaw(fixed, (img) => img.resize(width, height, { fit: "fill" }))).data;
+  const data = Buffer.from(src.data);
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(sh - 1, Math.floor((y * sh) / height));
+    for (let x = 0; x < width; x++) {
+      if (!changed[sy * sw + Math.min(sw - 1, Math.floor((x * sw) / width))]) continue;
+      const i = (y * width + x) * 3;
+      data[i] = up[i]!;
+      data[i + 1] = up[i + 1]!;
+      data[i + 2] = up[i + 2]!;
+    }
+  }
+  return { ...src, data };
 }

@@ -1,0 +1,605 @@
+import sharp from "sharp";
+import { forEachPiece8 } from "../../shared/components";
+import { polygonMask } from "../../shared/hair/hair-region";
+import type { RawImage } from "../../shared/image-io";
+import { boxMask, featureBoxes } from "../../shared/face-features";
+import { oklab } from "../../shared/pixel-art";
+import { findGlasses, type Glasses } from "../../shared/pixel-face";
+import {
+  MESH_BROWS,
+  MESH_EYES,
+  MESH_LIP_LOWER_INNER,
+  MESH_LIPS_OUTER,
+  MESH_MOUTH_LINE,
+  MESH_OVAL,
+} from "../../shared/mesh-parts";
+import type { Face } from "../../vision/human";
+
+/**
+ * A coloring page's faces drawn on purpose from the face mesh instead of traced from the
+ * photo's edges. Traced, a face's features come out as the photo's shading: eyes as ragged
+ * loops or missing on a soft or small face, the shadow beside the nose and under the lip as
+ * slabs, wrinkles and beard stubble as scribble. Here the inside of each face is cleared of
+ * the photo's short lines (long ones stay: a pair of glasses, a lock of hair across the brow)
+ * and the features are drawn as a colouring book draws them: each eye a closed almond with a
+ * round iris and a black pupil, each brow a closed shape (a stroke when thin), the bottom of
+ * the nose a curve, the lips two closed shapes with the line between them (and the teeth's
+ * area when the mouth is open). Around the face (the hair), pieces must be long: a few
+ * flowing strands inside the hair's outline, not curls and stubble as scribble.
+ */
+
+type Pt = [number, number];
+
+/** Faces smaller than this (oval width, drawing px) keep the traced lines: no room to draw. */
+const MIN_FACE = 36;
+/** Inside the face, a traced piece coming in from outside stays only when at least this share of the face long. */
+const LONG_INSIDE = 0.5;
+/** Around the face (hair), a traced piece stays only when at least this share of the face long. */
+const LONG_HAIR = 0.45;
+
+/** The face's oval width in the photo's pixels. */
+function ovalWidth(face: Face): number {
+  const xs = MESH_OVAL.map((i) => face.mesh[i]![0]);
+  return Math.max(...xs) - Math.min(...xs);
+}
+
+/** A face the page draws from the mesh, and its glasses when the photo shows a frame. */
+export interface DrawnFace {
+  face: Face;
+  glasses: Glasses | null;
+}
+
+/** findGlasses reads the frame at this face width (px) at most: the same frame, a fraction of the time. */
+const GLASSES_FACE = 200;
+
+/**
+ * The faces the page draws from the mesh: a full mesh, big enough on the page (`toDrawing`:
+ * photo to drawing px), with their glasses (read on a copy of the face at most GLASSES_FACE
+ * wide: on a 2 MP portrait, a second at full size).
+ */
+export async function drawnFaces(faces: Face[], photo: RawImage, toDrawing: number): Promise<DrawnFace[]> {
+  const out: DrawnFace[] = [];
+  for (const face of faces) {
+    if (face.mesh.length < 468 || ovalWidth(face) * toDrawing < MIN_FACE) continue;
+    out.push({ face, glasses: await glassesOf(face, photo) });
+  }
+  return out;
+}
+
+async function glassesOf(face: Face, photo: RawImage): Promise<Glasses | null> {
+  const f = Math.min(1, GLASSES_FACE / ovalWidth(face));
+  if (f >= 1) return findGlasses(face, photo);
+  const [bx, by, bw, bh] = face.box;
+  const x0 = Math.max(0, Math.floor(bx - bw * 0.3));
+  const y0 = Math.max(0, Math.floor(by - bh * 0.3));
+  const x1 = Math.min(photo.width, Math.ceil(bx + bw * 1.3));
+  const y1 = Math.min(photo.height, Math.ceil(by + bh * 1.3));
+  const cw = Math.max(1, Math.round((x1 - x0) * f));
+  const ch = Math.max(1, Math.round((y1 - y0) * f));
+  const data = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+    .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
+    .resize(cw, ch, { fit: "fill" })
+    .raw()
+    .toBuffer();
+  const small: Face = {
+    ...face,
+    box: [(bx - x0) * f, (by - y0) * f, bw * f, bh * f],
+    mesh: face.mesh.map(([x, y, z]) => [(x - x0) * f, (y - y0) * f, z * f]),
+  };
+  const g = findGlasses(small, { data, width: cw, height: ch });
+  if (!g) return null;
+  const back = ([x, y]: Pt): Pt => [x / f + x0, y / f + y0];
+  return { ...g, rims: g.rims.map((rim) => rim.map(back)), bridge: [back(g.bridge[0]), back(g.bridge[1])] };
+}
+
+/**
+ * Clears (in place) the traced lines the drawn faces replace, at the lines' working size
+ * (`scale` from photo to working px): inside each face's oval (shrunk by 12 % toward its
+ * centre, so the jaw and the hairline stay) every piece but a long one coming in from outside
+ * (a lock of hair, a hand), and on the features and the glasses every piece; in the head's
+ * zone around it (the hair, the ears), within the person, every piece shorter than LONG_HAIR
+ * of the face.
+ */
+export function clearTracedFaces(
+  lines: Uint8Array,
+  w: number,
+  h: number,
+  drawn: DrawnFace[],
+  scale: number,
+  subject: Uint8Array | null,
+  rgb: Uint8Array | null = null,
+): void {
+  for (const { face, glasses } of drawn) {
+    const fw = ovalWidth(face) * scale;
+    const skin = rgb ? skinOf(face, rgb, w, h, scale, fw) : null;
+    const traced = skin ? lines.slice() : lines;
+    // The features and the glasses: nothing traced stays there (they are drawn).
+    const boxes = featureBoxes(face, 0.05);
+    for (const rim of glasses?.rims ?? []) {
+      const xs = rim.map((p) => p[0]);
+      const ys = rim.map((p) => p[1]);
+      const pad = (fw / scale) * 0.04;
+      boxes.push([
+        Math.min(...xs) - pad,
+        Math.min(...ys) - pad,
+        Math.max(...xs) - Math.min(...xs) + 2 * pad,
+        Math.max(...ys) - Math.min(...ys) + 2 * pad,
+      ]);
+    }
+    const features = boxMask(boxes, w, h, scale);
+    for (let i = 0; i < w * h; i++) if (features[i]) lines[i] = 0;
+    const oval = MESH_OVAL.map((i) => [face.mesh[i]![0] * scale, face.mesh[i]![1] * scale] as Pt);
+    const cx = oval.reduce((s, p) => s + p[0], 0) / oval.length;
+    const cy = oval.reduce((s, p) => s + p[1], 0) / oval.length;
+    const inner = polygonMask(
+      oval.map(([x, y]) => [cx + (x - cx) * 0.88, cy + (y - cy) * 0.88] as Pt),
+      w,
+      h,
+    );
+    // The head's zone: an ellipse round the oval, 1.7 times as wide and reaching 60 % of the
+    // face's height above its top (hair), down to the brows.
+    const top = Math.min(...oval.map((p) => p[1]));
+    const chin = Math.max(...oval.map((p) => p[1]));
+    const fh = chin - top;
+    const hx = cx;
+    const hy = (top - 0.6 * fh + chin) / 2;
+    const rx = fw * 0.85;
+    const ry = (chin - (top - 0.6 * fh)) / 2;
+    const x0 = Math.max(0, Math.floor(hx - rx));
+    const x1 = Math.min(w - 1, Math.ceil(hx + rx));
+    const y0 = Math.max(0, Math.floor(hy - ry));
+    // Down to the brows only: below them beside the face are the ears (kept as traced).
+    const brows = ((face.mesh[105]![1] + face.mesh[334]![1]) / 2) * scale;
+    const y1 = Math.min(h - 1, Math.ceil(brows));
+    const zone = new Uint8Array(w * h);
+    for (let y = y0; y <= y1; y++)
+      for (let x = x0; x <= x1; x++)
+        if (((x - hx) / rx) ** 2 + ((y - hy) / ry) ** 2 <= 1 && (!subject || subject[y * w + x]! >= 128))
+          zone[y * w + x] = 1;
+    forEachPiece8(lines, w, h, (piece) => {
+      let nIn = 0;
+      let nZone = 0;
+      let px0 = w;
+      let px1 = 0;
+      let py0 = h;
+      let py1 = 0;
+      for (const p of piece) {
+        if (inner[p]) nIn++;
+        else if (zone[p]) nZone++;
+        const x = p % w;
+        const y = (p - x) / w;
+        px0 = Math.min(px0, x);
+        px1 = Math.max(px1, x);
+        py0 = Math.min(py0, y);
+        py1 = Math.max(py1, y);
+      }
+      if (!nIn && !nZone) return;
+      const extent = Math.max(px1 - px0, py1 - py0);
+      // Inside the face only a line coming in from outside stays (a lock of hair across the
+      // brow, a hand at the chin): most of it outside the face, and long.
+      const entering = nIn < piece.length * 0.6 && extent >= LONG_INSIDE * fw;
+      if (nIn && !entering) for (const p of piece) if (inner[p]) lines[p] = 0;
+      // Around the face: a strand is long and flowing (its ends far apart for its length);
+      // curls, stubble and a cap's badge are scribble.
+      const span = Math.hypot(px1 - px0, py1 - py0);
+      if (nZone > piece.length / 2 && (piece.length < LONG_HAIR * fw || span < piece.length * 0.4))
+        for (const p of piece) if (zone[p] && !inner[p]) lines[p] = 0;
+    });
+    if (!skin) continue;
+    // The hairline: the skin's boundary above the brows (short dark hair is traced as a row of
+    // short, ragged pieces across the forehead, each dropped above), drawn as one smooth line
+    // where the photo has edges along it. A beard: its edge against the skin below the nose,
+    // not its texture. Off the features (the brows' own outline) and the glasses.
+    const nose = face.mesh[2]![1] * scale;
+    // The lips (drawn from the mesh), a little grown: the beard's edge round them stays.
+    const lips = MESH_LIPS_OUTER.map((i) => [face.mesh[i]![0] * scale, face.mesh[i]![1] * scale] as Pt);
+    const lx = lips.reduce((s, p) => s + p[0], 0) / lips.length;
+    const ly = lips.reduce((s, p) => s + p[1], 0) / lips.length;
+    const mouth = polygonMask(
+      lips.map(([x, y]) => [lx + (x - lx) * 1.15, ly + (y - ly) * 1.3] as Pt),
+      w,
+      h,
+    );
+    const want = new Uint8Array(w * h);
+    for (let i = 0; i < w * h; i++) {
+      if (!skin.edge[i]) continue;
+      const y = Math.floor(i / w);
+      if (
+        y <= brows ? !features[i] && (inner[i] || zone[i]) : skin.beard && inner[i] && y > nose && !mouth[i]
+      )
+        want[i] = 1;
+    }
+    const d = Math.max(2, Math.round(fw / 80));
+    forEachPiece8(want, w, h, (piece) => {
+      if (piece.length < EDGE_MIN * fw) return;
+      let near = 0;
+      for (const p of piece) {
+        const x = p % w;
+        const y = (p - x) / w;
+        search: for (let yy = Math.max(0, y - d); yy <= Math.min(h - 1, y + d); yy++)
+          for (let xx = Math.max(0, x - d); xx <= Math.min(w - 1, x + d); xx++)
+            if (traced[yy * w + xx]) {
+              near++;
+              break search;
+            }
+      }
+      if (near < piece.length * EDGE_TRACED) return;
+      // The traced copy beside it goes (no doubled, ragged line).
+      for (const p of piece) {
+        const x = p % w;
+        const y = (p - x) / w;
+        for (let yy = Math.max(0, y - d); yy <= Math.min(h - 1, y + d); yy++)
+          for (let xx = Math.max(0, x - d); xx <= Math.min(w - 1, x + d); xx++)
+            if (inner[yy * w + xx] || zone[yy * w + xx]) lines[yy * w + xx] = 0;
+      }
+      for (const p of piece) lines[p] = 1;
+    });
+  }
+}
+
+/** The skin's boundary (hairline, beard) is drawn in pieces at least this share of the face long... */
+const EDGE_MIN = 0.15;
+/** ... lying for at least this share along the photo's traced lines. */
+const EDGE_TRACED = 0.4;
+/** The chin holds less than this share of skin: a beard. */
+const BEARD_SKIN = 0.4;
+
+/** The cheeks' mesh points: where the face's skin colour is read. */
+const CHEEKS = [50, 280, 101, 330, 205, 425, 118, 347, 36, 266];
+/** The forehead's middle (under a fringe, no skin there: no hairline to draw). */
+const FOREHEAD = [151, 9, 108, 337];
+/** Below the lower lip to the chin (middle, left, right): where a beard would be. */
+const CHIN = [
+  [18, 200, 199, 175],
+  [171, 140, 32, 208],
+  [396, 369, 262, 428],
+];
+
+/**
+ * The face's skin at the lines' working size, in the head's box: pixels near the cheeks'
+ * colour (OKLab; lightness counted half, for shading), smoothed (a box of 1/40 of the face),
+ * only the pieces holding a cheek or the forehead, holes under (0.08 face)^2 filled; `edge`
+ * its boundary (1 px), `beard` when the chin (middle and both sides) holds little skin while
+ * the cheeks do.
+ */
+function skinOf(
+  face: Face,
+  rgb: Uint8Array,
+  w: number,
+  h: number,
+  scale: number,
+  fw: number,
+): { edge: Uint8Array; beard: boolean } | null {
+  const labAt = (i: number): [number, number, number] => {
+    const [L, a, b] = oklab(rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!);
+    return [L * 100, a * 100, b * 100];
+  };
+  const samples: Array<[number, number, number]> = [];
+  for (const m of CHEEKS) {
+    const x = Math.round(face.mesh[m]![0] * scale);
+    const y = Math.round(face.mesh[m]![1] * scale);
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++)
+        if (x + dx >= 0 && y + dy >= 0 && x + dx < w && y + dy < h)
+          samples.push(labAt((y + dy) * w + x + dx));
+  }
+  if (samples.length < 9) return null;
+  const med = (k: 0 | 1 | 2) => samples.map((s) => s[k]).sort((a, b) => a - b)[samples.length >> 1]!;
+  const ref = [med(0), med(1), med(2)] as const;
+  const dist = (c: [number, number, number]) =>
+    Math.hypot((c[0] - ref[0]) * 0.5, c[1] - ref[1], c[2] - ref[2]);
+  const spread = samples.map(dist).sort((a, b) => a - b)[Math.floor(samples.length * 0.8)]!;
+  const tol = Math.max(8, Math.min(16, spread * 1.5 + 4));
+  // The head's box: the face widened by half its width, from a face's height above to below the chin.
+  const ys = MESH_OVAL.map((i) => face.mesh[i]![1] * scale);
+  const xs = MESH_OVAL.map((i) => face.mesh[i]![0] * scale);
+  const fh = Math.max(...ys) - Math.min(...ys);
+  const x0 = Math.max(0, Math.floor(Math.min(...xs) - fw * 0.5));
+  const x1 = Math.min(w - 1, Math.ceil(Math.max(...xs) + fw * 0.5));
+  const y0 = Math.max(0, Math.floor(Math.min(...ys) - fh));
+  const y1 = Math.min(h - 1, Math.ceil(Math.max(...ys) + fh * 0.1));
+  const bw = x1 - x0 + 1;
+  const bh = y1 - y0 + 1;
+  const raw = new Float32Array(bw * bh);
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) raw[y * bw + x] = dist(labAt((y + y0) * w + x + x0)) < tol ? 1 : 0;
+  // Smoothed: a box mean (separable), re-thresholded at one half.
+  const r = Math.max(1, Math.round(fw / 40));
+  const tmp = new Float32Array(bw * bh);
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) {
+      let s = 0;
+      let n = 0;
+      for (let d = -r; d <= r; d++)
+        if (x + d >= 0 && x + d < bw) {
+          s += raw[y * bw + x + d]!;
+          n++;
+        }
+      tmp[y * bw + x] = s / n;
+    }
+  const mask = new Uint8Array(bw * bh);
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) {
+      let s = 0;
+      let n = 0;
+      for (let d = -r; d <= r; d++)
+        if (y + d >= 0 && y + d < bh) {
+          s += tmp[(y + d) * bw + x]!;
+          n++;
+        }
+      mask[y * bw + x] = s / n >= 0.5 ? 1 : 0;
+    }
+  // Only the face's own skin (the pieces holding a cheek or the forehead: a glasses' frame and
+  // the brows may cut one from the other): a cap's gold badge, a sand-coloured
+  // wall are no skin; holes in it (a highlight in the hair, a shadow on the cheek) go.
+  const cheek = new Uint8Array(bw * bh);
+  for (const m of [...CHEEKS, ...FOREHEAD]) {
+    const x = Math.round(face.mesh[m]![0] * scale) - x0;
+    const y = Math.round(face.mesh[m]![1] * scale) - y0;
+    if (x >= 0 && y >= 0 && x < bw && y < bh) cheek[y * bw + x] = 1;
+  }
+  forEachPiece8(mask, bw, bh, (piece) => {
+    if (!piece.some((p) => cheek[p])) for (const p of piece) mask[p] = 0;
+  });
+  const speck = (fw * 0.08) ** 2;
+  const holes = Uint8Array.from(mask, (v) => 1 - v);
+  forEachPiece8(holes, bw, bh, (piece) => {
+    if (piece.length < speck) for (const p of piece) mask[p] = 1;
+  });
+  const edge = new Uint8Array(w * h);
+  for (let y = 1; y < bh - 1; y++)
+    for (let x = 1; x < bw - 1; x++) {
+      const i = y * bw + x;
+      if (mask[i] && (!mask[i - 1] || !mask[i + 1] || !mask[i - bw] || !mask[i + bw]))
+        edge[(y + y0) * w + x + x0] = 1;
+    }
+  const share = (pts: number[]) => {
+    let n = 0;
+    let s = 0;
+    for (const m of pts) {
+      const x = Math.round(face.mesh[m]![0] * scale) - x0;
+      const y = Math.round(face.mesh[m]![1] * scale) - y0;
+      if (x < 0 || y < 0 || x >= bw || y >= bh) continue;
+      n++;
+      s += mask[y * bw + x]!;
+    }
+    return n ? s / n : 1;
+  };
+  // On both sides and in the middle: a neighbour's head over one cheek is no beard.
+  const beard = CHIN.every((part) => share(part) < BEARD_SKIN) && share(CHEEKS) > 0.7;
+  return { edge, beard };
+}
+
+/** Discs of radius `r` along a polyline (closed when `closed`), set to 1 in a w x h mask. */
+function stroke(mask: Uint8Array, w: number, h: number, pts: Pt[], r: number, closed = false): void {
+  const path = closed ? [...pts, pts[0]!] : pts;
+  for (let k = 0; k + 1 < path.length; k++) {
+    const [ax, ay] = path[k]!;
+    const [bx, by] = path[k + 1]!;
+    const steps = Math.max(1, Math.ceil(Math.hypot(bx - ax, by - ay) * 2));
+    for (let s = 0; s <= steps; s++) {
+      const cx = ax + ((bx - ax) * s) / steps;
+      const cy = ay + ((by - ay) * s) / steps;
+      for (let y = Math.max(0, Math.floor(cy - r)); y <= Math.min(h - 1, Math.ceil(cy + r)); y++)
+        for (let x = Math.max(0, Math.floor(cx - r)); x <= Math.min(w - 1, Math.ceil(cx + r)); x++)
+          if ((x - cx) ** 2 + (y - cy) ** 2 <= r * r) mask[y * w + x] = 1;
+    }
+  }
+}
+
+/** A filled disc. */
+function disc(mask: Uint8Array, w: number, h: number, cx: number, cy: number, r: number): void {
+  for (let y = Math.max(0, Math.floor(cy - r)); y <= Math.min(h - 1, Math.ceil(cy + r)); y++)
+    for (let x = Math.max(0, Math.floor(cx - r)); x <= Math.min(w - 1, Math.ceil(cx + r)); x++)
+      if ((x - cx) ** 2 + (y - cy) ** 2 <= r * r) mask[y * w + x] = 1;
+}
+
+/** Catmull-Rom through the points: a smooth curve (8 steps a span) instead of mesh corners. */
+function smooth(pts: Pt[], closed = false): Pt[] {
+  const n = pts.length;
+  if (n < 3) return pts;
+  const at = (i: number) => (closed ? pts[(i + n) % n]! : pts[Math.max(0, Math.min(n - 1, i))]!);
+  const out: Pt[] = [];
+  const spans = closed ? n : n - 1;
+  for (let i = 0; i < spans; i++) {
+    const p0 = at(i - 1);
+    const p1 = at(i);
+    const p2 = at(i + 1);
+    const p3 = at(i + 2);
+    for (let s = 0; s < 8; s++) {
+      const t = s / 8;
+      const t2 = t * t;
+      const t3 = t2 * t;
+      const f = (a: number, b: number, c: number, d: number) =>
+        0.5 * (2 * b + (-a + c) * t + (2 * a - 5 * b + 4 * c - d) * t2 + (-a + 3 * b - 3 * c + d) * t3);
+      out.push([f(p0[0], p1[0], p2[0], p3[0]), f(p0[1], p1[1], p2[1], p3[1])]);
+    }
+  }
+  if (!closed) out.push(pts[n - 1]!);
+  return out;
+}
+
+/**
+ * The features of each face at the drawing's size: 1 ink, 2 paper over any line (a pupil's
+ * catch-light), 0 nothing (`k`: photo to drawing px).
+ * `photo` is the photo the mesh was found on (the iris sits where the eye is darkest).
+ */
+export function drawFaceFeatures(
+  drawn: DrawnFace[],
+  photo: RawImage,
+  drawW: number,
+  drawH: number,
+  k: number,
+): Uint8Array {
+  const ink = new Uint8Array(drawW * drawH);
+  for (const { face, glasses } of drawn) {
+    const at = (i: number): Pt => [face.mesh[i]![0] * k, face.mesh[i]![1] * k];
+    const fw = ovalWidth(face) * k;
+    // Line radius by the face's size on the page: about 2 px on a big face, 1.2 on a small one.
+    const r = Math.max(1.2, Math.min(2.3, fw / 120));
+    const eyeWidths = MESH_EYES.map((e) => {
+      const [ax, ay] = at(e.outer);
+      const [bx, by] = at(e.inner);
+      return Math.hypot(bx - ax, by - ay);
+    });
+    const widest = Math.max(...eyeWidths);
+    MESH_EYES.forEach((e, j) => {
+      const ew = eyeWidths[j]!;
+      // An eye turned away (a three-quarter face) is not drawn.
+      if (ew < widest * 0.55) return;
+      drawEye(ink, drawW, drawH, e, at, ew, r, photo, k);
+      const b = MESH_BROWS[j]!;
+      const upper = b.upper.map(at);
+      const lower = b.lower.map(at);
+      const thick =
+        upper.reduce((s, p, i) => s + Math.hypot(p[0] - lower[i]![0], p[1] - lower[i]![1]), 0) / upper.length;
+      if (thick >= 5 * r)
+        stroke(ink, drawW, drawH, smooth([...upper, ...lower.slice().reverse()], true), r, true);
+      else
+        stroke(
+          ink,
+          drawW,
+          drawH,
+          smooth(upper.map((p, i) => [(p[0] + lower[i]![0]) / 2, (p[1] + lower[i]![1]) / 2] as Pt)),
+          Math.max(r, thick / 2.5),
+        );
+    });
+    // The nose: each wing as a curl round its nostril.
+    for (const wing of [
+      [48, 64, 98, 75],
+      [278, 294, 327, 305],
+    ])
+      stroke(ink, drawW, drawH, smooth(wing.map(at)), r);
+    // Glasses found in the photo: both rims and the bridge (the traced frame was cleared).
+    if (glasses) {
+      for (const rim of glasses.rims) {
+        // The rim as found wobbles with the photo: a circular moving average over 7 samples.
+        const n = rim.length;
+        const even = rim.map((_, i) => {
+          let sx = 0;
+          let sy = 0;
+          for (let d = -3; d <= 3; d++) {
+            const [x, y] = rim[(i + d + n) % n]!;
+            sx += x;
+            sy += y;
+          }
+          return [(sx / 7) * k, (sy / 7) * k] as Pt;
+        });
+        stroke(ink, drawW, drawH, even, r * 1.2, true);
+      }
+      stroke(
+        ink,
+        drawW,
+        drawH,
+        glasses.bridge.map(([x, y]) => [x * k, y * k] as Pt),
+        r * 1.2,
+      );
+    }
+    // The mouth: the lips' outline closed, the line between them, the teeth when open.
+    const outer = smooth(MESH_LIPS_OUTER.map(at), true);
+    stroke(ink, drawW, drawH, outer, r, true);
+    const line = smooth(MESH_MOUTH_LINE.map(at));
+    stroke(ink, drawW, drawH, line, r);
+    const [ux, uy] = at(13);
+    const [lx, ly] = at(14);
+    if (Math.hypot(lx - ux, ly - uy) > fw * 0.03)
+      stroke(ink, drawW, drawH, smooth(MESH_LIP_LOWER_INNER.map(at)), r);
+  }
+  return ink;
+}
+
+/**
+ * One eye: the lids as a closed almond (the upper lid bolder), the iris as a circle inside
+ * the lids where the eye is darkest, and a black pupil with a white catch-light. A small eye
+ * (under 16 px wide) is a filled dot under its upper lid; a shut eye is its lid line only.
+ */
+function drawEye(
+  ink: Uint8Array,
+  w: number,
+  h: number,
+  e: (typeof MESH_EYES)[number],
+  at: (i: number) => Pt,
+  ew: number,
+  r: number,
+  photo: RawImage,
+  k: number,
+): void {
+  const outer = at(e.outer);
+  const inner = at(e.inner);
+  const upper = smooth([outer, ...e.upper.map(at), inner]);
+  const lower = smooth([inner, ...e.lower.map(at).reverse(), outer]);
+  stroke(ink, w, h, upper, r * 1.35);
+  const top = at(e.upper[3]!);
+  const bottom = at(e.lower[3]!);
+  const opening = Math.hypot(top[0] - bottom[0], top[1] - bottom[1]);
+  if (opening < ew * 0.15) return;
+  const almond = [...upper, ...lower];
+  // The darkest place in the eye (photo px): the iris.
+  const poly = almond.map(([x, y]) => [x / k, y / k] as Pt);
+  const x0 = Math.max(0, Math.floor(Math.min(...poly.map((p) => p[0]))));
+  const x1 = Math.min(photo.width - 1, Math.ceil(Math.max(...poly.map((p) => p[0]))));
+  const y0 = Math.max(0, Math.floor(Math.min(...poly.map((p) => p[1]))));
+  const y1 = Math.min(photo.height - 1, Math.ceil(Math.max(...poly.map((p) => p[1]))));
+  const bw = x1 - x0 + 1;
+  const inside = polygonMask(
+    poly.map(([x, y]) => [x - x0, y - y0] as Pt),
+    bw,
+    y1 - y0 + 1,
+  );
+  const grey = (x: number, y: number) => {
+    const i = (y * photo.width + x) * photo.channels;
+    return 0.299 * photo.data[i]! + 0.587 * photo.data[i + 1]! + 0.114 * photo.data[i + 2]!;
+  };
+  let sum = 0;
+  let count = 0;
+  for (let y = y0; y <= y1; y++)
+    for (let x = x0; x <= x1; x++)
+      if (inside[(y - y0) * bw + (x - x0)]) {
+        sum += grey(x, y);
+        count++;
+      }
+  const mean = count ? sum / count : 0;
+  let sw = 0;
+  let sx = 0;
+  let sy = 0;
+  for (let y = y0; y <= y1; y++)
+    for (let x = x0; x <= x1; x++)
+      if (inside[(y - y0) * bw + (x - x0)]) {
+        const wgt = Math.max(0, mean + 4 - grey(x, y)) ** 2;
+        sw += wgt;
+        sx += wgt * x;
+        sy += wgt * y;
+      }
+  const mx = (top[0] + bottom[0]) / 2;
+  const my = (top[1] + bottom[1]) / 2;
+  const ux = (inner[0] - outer[0]) / ew;
+  const uy = (inner[1] - outer[1]) / ew;
+  const along =
+    sw > 0 ? Math.max(-0.2 * ew, Math.min(0.2 * ew, (sx / sw) * k - mx) * ux + ((sy / sw) * k - my) * uy) : 0;
+  const ix = mx + ux * along;
+  const iy = my + uy * along;
+  if (ew < 16) {
+    // Small: the lids and a dot.
+    stroke(ink, w, h, lower, r * 0.8);
+    disc(ink, w, h, ix, iy, Math.min(opening * 0.5, ew * 0.2));
+    return;
+  }
+  stroke(ink, w, h, lower, r * 0.9);
+  const ir = Math.min(0.27 * ew, opening * 0.62);
+  // The iris circle, clipped to the almond (the lids cover its top and bottom).
+  const eye = polygonMask(almond, w, h);
+  const ring = new Uint8Array(w * h);
+  const circle: Pt[] = [];
+  for (let a = 0; a < 48; a++)
+    circle.push([ix + ir * Math.cos((a / 48) * 2 * Math.PI), iy + ir * Math.sin((a / 48) * 2 * Math.PI)]);
+  stroke(ring, w, h, circle, r * 0.9, true);
+  disc(ring, w, h, ix, iy, ir * 0.45);
+  for (let i = 0; i < w * h; i++) if (ring[i] && eye[i]) ink[i] = 1;
+  // A catch-light: a white dot on the pupil, toward the upper outer side.
+  const hl = Math.max(1, ir * 0.16);
+  const hx = ix - ux * ir * 0.2;
+  const hy = iy - ir * 0.2;
+  for (let y = Math.floor(hy - hl); y <= Math.ceil(hy + hl); y++)
+    for (let x = Math.floor(hx - hl); x <= Math.ceil(hx + hl); x++)
+      if (x >= 0 && y >= 0 && x < w && y < h && (x - hx) ** 2 + (y - hy) ** 2 <= hl * hl) ink[y * w + x] = 2;
+}
