@@ -132,7 +132,12 @@ function largestOr(mask: Mask, seed: [number, number]): Mask {
 /** Working size of {@link cutOutPeople}'s GrabCut (its time grows with the pixels: about 0.1 s here). */
 const PEOPLE_SIDE = 256;
 
-export async function cutOutPeople(src: RawImage, faces: Face[]): Promise<Mask | null> {
+export async function cutOutPeople(
+  src: RawImage,
+  faces: Face[],
+  /** Optional: receives the person model's matte (0..255, at the cut's working size). */
+  out?: { matte?: Mask },
+): Promise<Mask | null> {
   if (!faces.length) return null;
   const { width, height } = src;
   const scale = Math.min(1, PEOPLE_SIDE / Math.max(width, height));
@@ -143,6 +148,7 @@ export async function cutOutPeople(src: RawImage, faces: Face[]): Promise<Mask |
     .raw()
     .toBuffer();
   const matte = await personMatte({ data: small, width: w, height: h });
+  if (out) out.matte = { data: matte.alpha, width: w, height: h };
   const boxes = faces.map((f) => f.box.map((v) => v * scale) as [number, number, number, number]);
 
   // The first guess: the matte, each head (an ellipse a little larger than the face box) and

@@ -7,19 +7,20 @@ import { headGeometry, polygonMask } from "../../shared/hair/hair-region";
 import { opencv } from "../../shared/opencv";
 import { chromaSpread, PRINT_CHROMA, repairPrintDamage } from "../../shared/print-damage";
 import type { RenderRequest } from "@/core/ports/renderer";
-import { detectFaces, personMatte, type Face } from "../../vision/human";
+import { detectFaces, type Face } from "../../vision/human";
 import type { Mask } from "../../shared/mask";
 import { cutOutPeople } from "../../shared/subject";
 import { labOf } from "../../shared/pixel-art";
 import { MESH_BROWS, MESH_EYES } from "../../shared/mesh-parts";
-import { celShade, colourPrint, gradeColour } from "./tone";
+import { celShade, colourPrint, gradeColour, SKIN_SHADE_STEP, warmSkin } from "./tone";
 
 /**
  * Game-poster illustration (the look of open-world game loading-screen art): clean flat
  * cel-shaded regions, two or three tones each, smooth dark outlines on silhouettes and the
  * face's features, and a saturated, warm grade.
  * 1. Edge-preserving smoothing (bilateral passes, OpenCV) at reduced size wipes skin
- *    texture, stubble and noise while keeping the forms.
+ *    texture, stubble and noise while keeping the forms; behind the people the backdrop is
+ *    flattened much further (a simplified poster backdrop: big soft bands, no mottle).
  * 2. The grade, in OKLab (tone.ts): a colour photo gets contrast, colour and a warm light
  *    with cool shadows; an old monochrome or toned print is coloured in the same warm palette
  *    (skin in tans, the people in denim blue and cream, the backdrop in a sunset ramp).
@@ -61,25 +62,50 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   );
   const print = chromaSpread(src.data) < PRINT_CHROMA;
   const clean = print ? ((await repairPrintDamage(src, features)) ?? src) : src;
-  const cut = faces.length ? await cutOutPeople(clean, faces) : null;
+  const matteOut: { matte?: Mask } = {};
+  const cut = faces.length ? await cutOutPeople(clean, faces, matteOut) : null;
   // On a print the people take the garment colours: only where the person model agrees too
   // (the cut-out's body prior can keep a box of lawn beside a bent figure, painted as denim).
-  const people = cut && print ? await withinPersonMatte(clean, cut) : cut;
-  const { full: smooth, small, sw, sh } = await smoothForms(clean);
-  const lab = labOf(smooth, n);
+  // The cut-out's own matte (the person model runs once).
+  const people = cut && print && matteOut.matte ? await withinPersonMatte(matteOut.matte, cut) : cut;
   const side = Math.max(width, height);
+  // Everyone the person model finds, faces seen or not (a child turned away, the back of a
+  // head): the cut-out keeps only the people joined to a found face, and what is left out of
+  // it would be painted over as backdrop (a child's head as sunset blobs).
+  const everyone = people && matteOut.matte ? await withPersonMatte(people, matteOut.matte) : people;
+  // Behind the people, a simplified poster backdrop: the picture's texture and mottle (grass,
+  // bokeh, a studio backdrop's blotches, film grain) flattened, its strong shapes kept.
+  const backSoft = everyone ? await softMask(everyone.data, width, height, side * 0.006) : null;
+  const scene = backSoft ? await flattenBackdrop(clean, backSoft) : clean;
+  const { full: smooth, small, sw, sh } = await smoothForms(scene);
+  const lab = labOf(smooth, n);
   const skinWeight = people ? skinMask(lab, people.data, faces, width, height, !print) : null;
   const skin = skinWeight && skinWeight.map((v) => (v >= 128 ? 1 : 0));
   if (print) {
-    const soft = people ? await softMask(people.data, width, height, side * 0.004) : null;
+    const soft = everyone ? await softMask(everyone.data, width, height, side * 0.004) : null;
     colourPrint(lab, n, skinWeight ? await blurred(skinWeight, width, height, side * 0.006) : null, soft);
-  } else gradeColour(lab, n);
-  const toneL = await blurredLightness(lab, width, height, Math.max(1, side / 400));
+  } else {
+    gradeColour(lab, n);
+    if (skinWeight) warmSkin(lab, n, await blurred(skinWeight, width, height, side * 0.004));
+  }
+  // The backdrop's light and shade in big, smooth bands (its tones decided on a wider blur).
+  const [toneL, wide] = (await blurredLightness(
+    lab,
+    width,
+    height,
+    backSoft ? [Math.max(1, side / 400), side / 110] : [Math.max(1, side / 400)],
+  )) as [Float32Array, Float32Array | undefined];
+  if (backSoft && wide) {
+    for (let i = 0; i < n; i++) {
+      const p = backSoft[i]! / 255;
+      toneL[i] = toneL[i]! * p + wide[i]! * (1 - p);
+    }
+  }
   // A print's skin light and shade in big shapes, at the face's own scale: on a soft,
   // low-contrast face the picture's blur leaves a mottle of small patches of all three tones.
   // Not in a colour photo: there the skin's dark tone draws glasses' frames, stubble and brows.
   if (skin && print) await smoothSkinTone(toneL, lab, skin, width, height, faces);
-  const cel = celShade(lab, toneL, n, MATERIALS, req.seed ?? 1, skin);
+  const cel = celShade(lab, toneL, n, MATERIALS, req.seed ?? 1, skin, print ? SKIN_SHADE_STEP : undefined);
   mergeSpeckles(cel, width, height, Math.max(24, Math.round(n * MIN_REGION_SHARE)));
 
   const contours = await longEdges(small, sw, sh);
@@ -118,17 +144,66 @@ async function blurred(plane: Uint8Array, width: number, height: number, sigma: 
     .toBuffer();
 }
 
-/** OKLab lightness, Gaussian-blurred (the tone of each pixel is decided on it: clean shapes). */
-async function blurredLightness(lab: Float32Array, width: number, height: number, sigma: number) {
+/** OKLab lightness, Gaussian-blurred by each of `sigmas` (the tone of each pixel is decided on it: clean shapes). */
+async function blurredLightness(lab: Float32Array, width: number, height: number, sigmas: number[]) {
   const n = width * height;
   const bytes = Buffer.alloc(n);
   for (let i = 0; i < n; i++) bytes[i] = Math.max(0, Math.min(255, Math.round(lab[i * 3]! * 255)));
-  const out = await sharp(bytes, { raw: { width, height, channels: 1 } })
-    .blur(Math.max(0.3, sigma))
-    .extractChannel(0)
+  return Promise.all(
+    sigmas.map(async (sigma) => {
+      const out = await sharp(bytes, { raw: { width, height, channels: 1 } })
+        .blur(Math.max(0.3, sigma))
+        .extractChannel(0)
+        .raw()
+        .toBuffer();
+      const L = new Float32Array(n);
+      for (let i = 0; i < n; i++) L[i] = out[i]! / 255;
+      return L;
+    }),
+  );
+}
+
+/** Working side of the backdrop's flattening (bilateral passes). */
+const BACKDROP_SIDE = 200;
+
+/**
+ * The picture with its backdrop (where `people`, 0..255 soft, is low) flattened: five bilateral
+ * passes at a small size (each wipes the low-contrast texture and keeps the strong edges: a
+ * tripod's legs, a flag's stripes), enlarged smoothly. The people stay as they are.
+ */
+async function flattenBackdrop(src: RawImage, people: Uint8Array): Promise<RawImage> {
+  const { width, height } = src;
+  const scale = Math.min(1, BACKDROP_SIDE / Math.max(width, height));
+  const sw = Math.max(1, Math.round(width * scale));
+  const sh = Math.max(1, Math.round(height * scale));
+  const small = await sharp(src.data, { raw: { width, height, channels: 3 } })
+    .resize(sw, sh, { fit: "fill" })
     .raw()
     .toBuffer();
-  return Float32Array.from(out, (v) => v / 255);
+  const { cv } = await opencv();
+  let a = cv.matFromArray(sh, sw, cv.CV_8UC3, small);
+  let b = new cv.Mat();
+  let flat: Buffer;
+  try {
+    for (let pass = 0; pass < 8; pass++) {
+      cv.bilateralFilter(a, b, 7, 40, 5, cv.BORDER_DEFAULT);
+      [a, b] = [b, a];
+    }
+    flat = await sharp(Buffer.from(a.data as Uint8Array), { raw: { width: sw, height: sh, channels: 3 } })
+      .resize(width, height, { fit: "fill", kernel: "cubic" })
+      .raw()
+      .toBuffer();
+  } finally {
+    a.delete();
+    b.delete();
+  }
+  const data = Buffer.alloc(width * height * 3);
+  for (let i = 0; i < width * height; i++) {
+    const p = people[i]! / 255;
+    for (let c = 0; c < 3; c++)
+      data[i * 3 + c] = Math.round(src.data[i * 3 + c]! * p + flat[i * 3 + c]! * (1 - p));
+  }
+  return { data, width, height, channels: 3 };
 }
 
 /**
@@ -170,15 +245,72 @@ async function smoothSkinTone(
 }
 
 /** The cut-out's pixels that the person model also calls person (its matte grown a little). */
-async function withinPersonMatte(src: RawImage, cut: Mask): Promise<Mask> {
-  const { width, height } = src;
-  const matte = (await personMatte(src)).alpha;
-  const grown = await sharp(Buffer.from(matte), { raw: { width, height, channels: 1 } })
+async function withinPersonMatte(small: Mask, cut: Mask): Promise<Mask> {
+  const { width, height } = cut;
+  const grown = await sharp(Buffer.from(small.data), {
+    raw: { width: small.width, height: small.height, channels: 1 },
+  })
+    .resize(width, height, { fit: "fill" })
     .blur(Math.max(1, Math.max(width, height) / 200))
     .extractChannel(0)
     .raw()
     .toBuffer();
   const data = Uint8Array.from(cut.data, (v, i) => (v && grown[i]! >= 48 ? v : 0));
+  // The person model sees almost no one where the faces found people (a daguerreotype's
+  // group): it failed on this picture, not the cut-out (its bodies were left to the backdrop).
+  let all = 0;
+  let seen = 0;
+  for (let i = 0; i < data.length; i++) {
+    if (cut.data[i]) all++;
+    if (grown[i]! >= 48) seen++;
+  }
+  if (seen < all * 0.25) return cut;
+  return { ...cut, data };
+}
+
+/** The person matte's levels (0..255): surely person, and person where joined to a sure part. */
+const MATTE_SURE = 128;
+const MATTE_LIKELY = 64;
+
+/**
+ * The cut-out joined with everyone the person model finds (its matte, at its own size, by
+ * hysteresis: the pieces over {@link MATTE_LIKELY} that reach {@link MATTE_SURE} or the
+ * cut-out; then enlarged smoothly): people whose face is not found (a child turned away, the
+ * back of a head, a face too small) and limbs the cut-out left out. A head turned away is
+ * often only half sure for the model; a stray low smear that touches no one is not taken.
+ */
+async function withPersonMatte(cut: Mask, small: Mask): Promise<Mask> {
+  const { width, height } = cut;
+  const { width: w, height: h } = small;
+  const cutSmall = await sharp(Buffer.from(cut.data.map((v) => (v ? 255 : 0))), {
+    raw: { width, height, channels: 1 },
+  })
+    .resize(w, h, { fit: "fill" })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const likely = Uint8Array.from(small.data, (v) => (v >= MATTE_LIKELY ? 1 : 0));
+  const found = new Uint8Array(w * h);
+  forEachPiece8(likely, w, h, (piece) => {
+    if (piece.some((p) => small.data[p]! >= MATTE_SURE || cutSmall[p]! >= 128))
+      for (const p of piece) found[p] = 255;
+  });
+  // A hole the model leaves inside someone (the crown of a head turned away) is theirs too.
+  const gaps = Uint8Array.from(found, (v) => (v ? 0 : 1));
+  forEachPiece8(gaps, w, h, (piece) => {
+    if (piece.length > w * h * 0.02) return;
+    for (const p of piece) {
+      const x = p % w;
+      if (x === 0 || x === w - 1 || p < w || p >= w * (h - 1)) return;
+    }
+    for (const p of piece) found[p] = 255;
+  });
+  const big = await sharp(Buffer.from(found), { raw: { width: w, height: h, channels: 1 } })
+    .resize(width, height, { fit: "fill" })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const data = Uint8Array.from(cut.data, (v, i) => v || (big[i]! >= 128 ? 1 : 0));
   return { ...cut, data };
 }
 
@@ -237,7 +369,19 @@ function skinMask(
     for (let h = 0; h < queue.length; h++) {
       const p = queue[h]!;
       const x = p % width;
-      for (const nb of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
+      for (let k = 0; k < 4; k++) {
+        const nb =
+          k === 0
+            ? x > 0
+              ? p - 1
+              : -1
+            : k === 1
+              ? x < width - 1
+                ? p + 1
+                : -1
+              : k === 2
+                ? p - width
+                : p + width;
         if (nb < 0 || nb >= n || skin[nb] || !people[nb]) continue;
         if (head && !head[nb]) continue;
         const d = Math.hypot((nb % width) - cx, Math.floor(nb / width) - cy) / fw;
@@ -353,6 +497,25 @@ function forEachHole(
     }
 }
 
+/** Eyes narrower than this (px, corner to corner) are drawn from the mesh only. */
+const SMALL_EYE = 24;
+
+/**
+ * Whether a face's eyes are too small for the picture's own edges: inked, the dark socket, lids
+ * and lashes of a small eye join into one black bar (sunglasses on every face of a group).
+ * Such a face's eyes and brows are drawn from the mesh instead (lid line, iris, brow stroke).
+ */
+function smallEyes(face: Face): boolean {
+  if (face.mesh.length < 468) return false;
+  const widths = MESH_EYES.map((e) =>
+    Math.hypot(
+      face.mesh[e.inner]![0] - face.mesh[e.outer]![0],
+      face.mesh[e.inner]![1] - face.mesh[e.outer]![1],
+    ),
+  );
+  return Math.max(...widths) < SMALL_EYE;
+}
+
 /**
  * Where no ink may go: inside each face's oval (shrunk a little, so the jaw and hairline keep
  * their outline) except around the eyes, brows (their boxes, grown) and the nose (its box).
@@ -370,7 +533,10 @@ export function faceQuiet(faces: Face[], width: number, height: number): Uint8Ar
     // The mouth is not kept (its lip line is drawn on purpose); the nose only tightly, so the
     // shadow between nose and upper lip is never inked.
     const keep = boxMask(
-      [...featureBoxes(face, 0.06).slice(0, 4), ...featureBoxes(face, 0.01).slice(4, 5)],
+      [
+        ...(smallEyes(face) ? [] : featureBoxes(face, 0.06).slice(0, 4)),
+        ...featureBoxes(face, 0.01).slice(4, 5),
+      ],
       width,
       height,
       1,
@@ -543,7 +709,7 @@ async function outlines(
   // edges are the shadow under the nose and the upper lip, inked together as a moustache on
   // every face under about 200 px (the mouth gets its lip line below instead).
   const eyes = boxMask(
-    faces.flatMap((f) => featureBoxes(f).slice(0, 4)),
+    faces.flatMap((f) => (smallEyes(f) ? [] : featureBoxes(f).slice(0, 4))),
     width,
     height,
     1,

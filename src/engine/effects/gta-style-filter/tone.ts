@@ -125,6 +125,35 @@ export function colourPrint(
   }
 }
 
+/** The skin's shadow tone is at most this far (OKLab lightness) under its middle tone. */
+export const SKIN_SHADE_STEP = 0.15;
+
+/**
+ * A colour photo's skin (`skin`, 0..255 soft) turned toward a warm poster tan, in place: its
+ * hue moved most of the way to a peach-orange and its colour at least a tan's (a flash-lit
+ * face was a pale khaki, a bluish screen light a grey). Lightness is kept, and the skin
+ * region's dark parts (a beard, brows) are left as they are.
+ */
+export function warmSkin(lab: Float32Array, n: number, skin: Uint8Array): void {
+  const target = Math.atan2(0.07, 0.07);
+  for (let i = 0; i < n; i++) {
+    // Not the dark parts of the skin region (a beard, stubble, brows): they keep their own hue.
+    const s = (skin[i]! / 255) * smoothstep(0.38, 0.55, lab[i * 3]!);
+    if (s <= 0) continue;
+    const a = lab[i * 3 + 1]!;
+    const b = lab[i * 3 + 2]!;
+    const c = Math.hypot(a, b);
+    let h = Math.atan2(b, a);
+    let d = target - h;
+    if (d > Math.PI) d -= 2 * Math.PI;
+    if (d < -Math.PI) d += 2 * Math.PI;
+    h += d * 0.8 * s;
+    const c2 = c + (Math.max(c, 0.1) - c) * s;
+    lab[i * 3 + 1] = c2 * Math.cos(h);
+    lab[i * 3 + 2] = c2 * Math.sin(h);
+  }
+}
+
 /** Weight of lightness against the colour axes when materials are told apart. */
 const MATERIAL_L = 0.45;
 
@@ -142,6 +171,8 @@ export function celShade(
   materials: number,
   seed: number,
   skin: Uint8Array | null,
+  /** The skin's shadow tone at most this far under its middle (a print's); none: no limit. */
+  shadeStep?: number,
 ): Buffer {
   // A sample of about 40,000 pixels (not the skin: its own material), k-means++ seeded.
   const step = Math.max(1, Math.floor(n / 40_000));
@@ -207,7 +238,7 @@ export function celShade(
   const material = new Uint8Array(n);
   for (let i = 0; i < n; i++)
     material[i] = skin?.[i] ? k : nearest(lab[i * 3]! * MATERIAL_L, lab[i * 3 + 1]!, lab[i * 3 + 2]!);
-  return tones(lab, toneL, n, material, k + 1, skin ? k : -1);
+  return tones(lab, toneL, n, material, k + 1, skin ? k : -1, shadeStep);
 }
 
 /** Each material in at most three flat tones, by its own lightness (see {@link celShade}). */
@@ -218,6 +249,7 @@ function tones(
   material: Uint8Array,
   k: number,
   skinMaterial: number,
+  shadeStep?: number,
 ): Buffer {
   // Each material's tone thresholds from its lightness histogram.
   const hist = new Uint32Array(k * 256);
@@ -260,12 +292,20 @@ function tones(
       const w = toneSums[o + 3]!;
       return w ? [toneSums[o]! / w, toneSums[o + 1]! / w, toneSums[o + 2]! / w] : [0, 0, 0];
     };
+    const midL = mean(1)[0];
     for (let t = 0; t < 3; t++) {
       const [L, a, b] = mean(t);
       // Shadows a little deeper and richer, highlights a little brighter: clear cel steps.
       const push = t === 0 ? 0.92 : t === 2 ? 1.04 : 1;
       const chroma = t === 0 ? 1.12 : t === 2 ? 0.9 : 1;
-      colours.push(oklabToRgb(clamp01(L * push), a * chroma, b * chroma));
+      // On a print the skin's shadow is a shaded tan, never far under its middle tone: a face
+      // lit from one side was half a dark maroon mask (a black eye at phone size). Not in a
+      // colour photo, where the skin's shadow tone is also its beard and stubble.
+      const Lt =
+        c === skinMaterial && t === 0 && midL > 0 && shadeStep !== undefined
+          ? Math.max(L * push, midL - shadeStep)
+          : L * push;
+      colours.push(oklabToRgb(clamp01(Lt), a * chroma, b * chroma));
     }
   }
   const rgb = Buffer.alloc(n * 3);
