@@ -3,7 +3,9 @@
  * defaults, then prints each page's first-load JavaScript (gzipped, every script the HTML
  * loads) and its Lighthouse scores (performance, accessibility, best practices, SEO)
  * measured in Debian chromium. BENCH_WEB_PAGE: a path, or several separated by commas
- * (default: the effect page).
+ * (default: the effect page). BENCH_WEB_OUT: a folder to keep each run's Lighthouse report
+ * (`<page>.lhr.json`) and trace (`<page>.trace.json`, opens in Chrome's performance panel).
+ * BENCH_WEB_APP: serve another build (a folder with its own server.ts and .next) for A/B runs.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -19,6 +21,8 @@ import { measureScripts, scriptSrcsOfHtml } from "./first-load-js.mjs";
 
 const PORT = Number(process.env.BENCH_WEB_PORT ?? 3950);
 const BASE = `http://localhost:${PORT}`;
+const OUT = process.env.BENCH_WEB_OUT;
+const APP = path.resolve(process.env.BENCH_WEB_APP ?? ".");
 const PAGES = (process.env.BENCH_WEB_PAGE ?? "/nano-banana-lora/pixel-illustration")
   .split(",")
   .map((p) => p.trim())
@@ -64,6 +68,15 @@ async function measure(page, chromePath) {
       logLevel: "error",
       onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
     });
+    if (OUT) {
+      fs.mkdirSync(OUT, { recursive: true });
+      const name = page.replace(/^\/|\/$/g, "").replace(/\//g, "_") || "home";
+      fs.writeFileSync(path.join(OUT, `${name}.lhr.json`), JSON.stringify(result.lhr));
+      fs.writeFileSync(
+        path.join(OUT, `${name}.trace.json`),
+        JSON.stringify(result.artifacts.Trace ?? result.artifacts.traces?.defaultPass ?? {}),
+      );
+    }
     const cats = result.lhr.categories;
     console.log("\n| category | score |\n|---|---:|");
     for (const key of ["performance", "accessibility", "best-practices", "seo"]) {
@@ -75,6 +88,7 @@ async function measure(page, chromePath) {
       "largest-contentful-paint",
       "total-blocking-time",
       "cumulative-layout-shift",
+      "speed-index",
     ]) {
       console.log(`${audits[a].title}: ${audits[a].displayValue}`);
     }
@@ -98,7 +112,8 @@ async function main() {
     process.exit(1);
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "photofx-web-"));
-  const server = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+  const server = spawn(process.execPath, ["--import", "tsx", path.join(APP, "server.ts")], {
+    cwd: APP,
     env: {
       ...process.env,
       NODE_ENV: "production",
