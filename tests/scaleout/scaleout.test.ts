@@ -133,9 +133,11 @@ describe("scale-out mode (Postgres, Redis + BullMQ, S3)", () => {
       Array.from({ length: 16 }, async (_, i) => {
         const via = i % 2 ? onWeb2 : user;
         const up = await via.upload(await png(i), `${i}.png`, "image/png");
+        expect(up.status, JSON.stringify(up.body)).toBe(200);
         return submit(via, { image_urls: [up.body.url], imageType: "nano-banana-lora-inverted-face-filter" });
       }),
     );
+    for (const s of submits) expect(s.status, JSON.stringify(s.body)).toBe(200);
     const taskIds = submits.map((s) => s.body.data!.taskIds[0]!);
     for (const id of taskIds) expect((await waitForTask(user, id)).body.code).toBe(1);
     const images = await web1.services.db.select({ taskId: image.taskId }).from(image);
