@@ -98,6 +98,25 @@ describe("engine pool memory budget", () => {
     }
   }, 60_000);
 
+  it("finishes every task queued on the retired threads: a retirement fails nobody's request", async () => {
+    // One thread, a budget every screen passes: the first answer retires the pool while the
+    // other requests still wait in its queue (as concurrent submits do under load).
+    const pool = createEnginePool({ threads: 1, memoryBudgetMb: 1 });
+    try {
+      const screens = Array.from({ length: 6 }, () =>
+        pool.screen({ images: mirror.images, threshold: 0.7, kind: "input" }),
+      );
+      const renders = Array.from({ length: 2 }, () => pool.render(mirror));
+      const settled = await Promise.allSettled([...screens, ...renders]);
+      expect(settled.map((s) => (s.status === "rejected" ? String(s.reason) : "ok"))).toEqual(
+        Array(8).fill("ok"),
+      );
+      expect(pool.generation).toBeGreaterThanOrEqual(1);
+    } finally {
+      await pool.close();
+    }
+  }, 120_000);
+
   it("keeps its threads (and their loaded models) while they stay under the budget, or with none set", async () => {
     for (const memoryBudgetMb of [0, 100_000]) {
       const pool = createEnginePool({ threads: 1, memoryBudgetMb });

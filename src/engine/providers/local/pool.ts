@@ -50,17 +50,46 @@ const processRssMb = () => process.memoryUsage.rss() / 1048576;
  * (task deadline) is cancelled in the pool.
  */
 export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readonly generation: number } {
-  const start = () =>
-    new Piscina({
+  const start = () => ({
+    pool: new Piscina({
       filename: path.join(__dirname, "pool-worker.ts"),
       minThreads: 0,
       maxThreads: opts.threads,
       idleTimeout: (opts.idleSeconds ?? 120) * 1000,
       execArgv: [...workerExecArgv(process.execArgv), "--import", "tsx"],
-    });
-  let pool = start();
+    }),
+    /** Tasks given to these threads and not yet answered (running or queued). */
+    inFlight: 0,
+    retired: false,
+  });
+  type Threads = ReturnType<typeof start>;
+  let current = start();
   let generation = 0;
   const retiring = new Set<Promise<void>>();
+  /** Retired threads still answering tasks they were given. */
+  const draining = new Set<Threads>();
+  /**
+   * Closes retired threads once every task they were given has answered. Piscina's own
+   * close() would wait only so long (30 s) and then terminate a long render, and drop what
+   * still waits in the queue: a retirement must fail nobody's request.
+   */
+  const closeIfDone = (t: Threads) => {
+    if (!t.retired || t.inFlight > 0) return;
+    draining.delete(t);
+    const done = t.pool.close().catch(() => undefined);
+    retiring.add(done);
+    void done.then(() => retiring.delete(done));
+  };
+  const run = async (task: unknown, options: { signal?: AbortSignal; name?: string }) => {
+    const t = current;
+    t.inFlight++;
+    try {
+      return await t.pool.run(task, options);
+    } finally {
+      t.inFlight--;
+      closeIfDone(t);
+    }
+  };
   /** Retires the current threads once a task reports a footprint over the budget. */
   const weigh = <T extends { footprintMb: number }>(answer: T): T => {
     const budget = opts.memoryBudgetMb ?? 0;
@@ -70,13 +99,13 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
       processBudget > 0 &&
       answer.footprintMb >= RECLAIMABLE_MB &&
       (opts.processRssMb ?? processRssMb)() > processBudget;
-    if (threadOver || processOver) {
-      const old = pool;
-      pool = start();
+    if ((threadOver || processOver) && !current.retired) {
+      const old = current;
+      old.retired = true;
+      draining.add(old);
+      current = start();
       generation++;
-      const done = old.close().catch(() => undefined);
-      retiring.add(done);
-      void done.then(() => retiring.delete(done));
+      closeIfDone(old);
     }
     return answer;
   };
@@ -89,7 +118,7 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
     async render(req, signal) {
       let answer: WorkerAnswer;
       try {
-        answer = weigh((await pool.run(req, { signal })) as WorkerAnswer);
+        answer = weigh((await run(req, { signal })) as WorkerAnswer);
       } catch (err) {
         if (signal?.aborted) throw new EngineError("The render was cancelled at the task's deadline.", true);
         throw err;
@@ -98,15 +127,15 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
       return answer.result;
     },
     async check(req, rules = "local") {
-      const answer = weigh((await pool.run({ ...req, rules }, { name: "check" })) as CheckAnswer);
+      const answer = weigh((await run({ ...req, rules }, { name: "check" })) as CheckAnswer);
       if (!answer.ok) throw refusal(answer.engineError);
     },
     async screen(req) {
-      const answer = weigh((await pool.run(req, { name: "screen" })) as CheckAnswer);
+      const answer = weigh((await run(req, { name: "screen" })) as CheckAnswer);
       if (!answer.ok) throw refusal(answer.engineError);
     },
     close: async () => {
-      await Promise.all([pool.destroy(), ...retiring]);
+      await Promise.all([current.pool.destroy(), ...[...draining].map((t) => t.pool.destroy()), ...retiring]);
     },
   };
 }
