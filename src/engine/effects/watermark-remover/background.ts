@@ -56,13 +56,16 @@ export async function backgroundBehind(
   }
   const small = Buffer.alloc(w * h * 3, 128);
   const done = new Uint8Array(w * h);
-  for (let step = 0; step < STEPS; step++) {
+  let left = w * h;
+  // Every cell settled: a wider step would change nothing that is kept.
+  for (let step = 0; step < STEPS && left > 0; step++) {
     acc = gaussian(gaussian(acc, w, h, SIGMA, true), w, h, SIGMA, false);
     for (let i = 0; i < w * h; i++) {
       if (done[i]) continue;
       const weight = acc[i * 4 + 3]!;
       if (weight < MIN_WEIGHT && step < STEPS - 1) continue;
       done[i] = 1;
+      left--;
       if (weight > 1e-3) for (let c = 0; c < 3; c++) small[i * 3 + c] = Math.round(acc[i * 4 + c]! / weight);
     }
   }
