@@ -135,8 +135,12 @@ const PEOPLE_SIDE = 256;
 export async function cutOutPeople(
   src: RawImage,
   faces: Face[],
-  /** Optional: receives the person model's matte (0..255, at the cut's working size). */
-  out?: { matte?: Mask },
+  /**
+   * Optional: receives the person model's matte (0..255, at the cut's working size) and
+   * (session 11) `rejected`, 1 where the first guess said person and GrabCut took it away (the
+   * matte's spill onto a plain wall between heads), at the same size.
+   */
+  out?: { matte?: Mask; rejected?: Mask },
 ): Promise<Mask | null> {
   if (!faces.length) return null;
   const { width, height } = src;
@@ -194,6 +198,12 @@ export async function cutOutPeople(
     // People fill the frame: no backdrop for GrabCut to learn from, the guess stands.
     for (let i = 0; i < w * h; i++) cut[i] = start.data[i] || heads[i] ? 255 : 0;
   } else await grabCutPeople(small, w, h, init, heads, cut);
+  if (out)
+    out.rejected = {
+      data: Uint8Array.from(cut, (v, i) => (init[i] === 3 && !v ? 1 : 0)),
+      width: w,
+      height: h,
+    };
   const full = await sharp(Buffer.from(cut), { raw: { width: w, height: h, channels: 1 } })
     .resize(width, height, { fit: "fill" })
     .toColourspace("b-w")

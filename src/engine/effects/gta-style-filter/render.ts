@@ -62,7 +62,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   );
   const print = chromaSpread(src.data) < PRINT_CHROMA;
   const clean = print ? ((await repairPrintDamage(src, features)) ?? src) : src;
-  const matteOut: { matte?: Mask } = {};
+  const matteOut: { matte?: Mask; rejected?: Mask } = {};
   const cut = faces.length ? await cutOutPeople(clean, faces, matteOut) : null;
   // On a print the people take the garment colours: only where the person model agrees too
   // (the cut-out's body prior can keep a box of lawn beside a bent figure, painted as denim).
@@ -72,7 +72,14 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // Everyone the person model finds, faces seen or not (a child turned away, the back of a
   // head): the cut-out keeps only the people joined to a found face, and what is left out of
   // it would be painted over as backdrop (a child's head as sunset blobs).
-  const everyone = people && matteOut.matte ? await withPersonMatte(people, matteOut.matte) : people;
+  const everyone =
+    people && matteOut.matte
+      ? await withPersonMatte(
+          people,
+          matteOut.matte,
+          matteOut.rejected && { rejected: matteOut.rejected, picture: clean },
+        )
+      : people;
   // Behind the people, a simplified poster backdrop: the picture's texture and mottle (grass,
   // bokeh, a studio backdrop's blotches, film grain) flattened, its strong shapes kept.
   const backSoft = everyone ? await softMask(everyone.data, width, height, side * 0.006) : null;
@@ -268,9 +275,48 @@ async function withinPersonMatte(small: Mask, cut: Mask): Promise<Mask> {
   return { ...cut, data };
 }
 
+/**
+ * Session 11: 1 where the picture, at w x h, is plain: the spread of its grey over 5 x 5 pixels
+ * under {@link PLAIN_SPREAD} (a wall, a studio backdrop; not hair, cloth folds or a face).
+ */
+async function plainAt(picture: RawImage, w: number, h: number): Promise<Uint8Array> {
+  const grey = await sharp(picture.data, {
+    raw: { width: picture.width, height: picture.height, channels: 3 },
+  })
+    .resize(w, h, { fit: "fill" })
+    .greyscale()
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  const plain = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      let sq = 0;
+      let k = 0;
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++) {
+          const yy = Math.min(h - 1, Math.max(0, y + dy));
+          const xx = Math.min(w - 1, Math.max(0, x + dx));
+          const v = grey[yy * w + xx]!;
+          sum += v;
+          sq += v * v;
+          k++;
+        }
+      const mean = sum / k;
+      plain[y * w + x] = Math.sqrt(Math.max(0, sq / k - mean * mean)) < PLAIN_SPREAD ? 1 : 0;
+    }
+  return plain;
+}
+
+/** Session 11: the grey spread (0..255, over 5 x 5 px at the matte's size) under which a place is plain. */
+const PLAIN_SPREAD = 6;
+
 /** The person matte's levels (0..255): surely person, and person where joined to a sure part. */
 const MATTE_SURE = 128;
 const MATTE_LIKELY = 64;
+/** Session 11: the matte's level above which GrabCut's taking a part away is overruled. */
+const MATTE_CONFIDENT = 192;
 
 /**
  * The cut-out joined with everyone the person model finds (its matte, at its own size, by
@@ -279,7 +325,11 @@ const MATTE_LIKELY = 64;
  * back of a head, a face too small) and limbs the cut-out left out. A head turned away is
  * often only half sure for the model; a stray low smear that touches no one is not taken.
  */
-async function withPersonMatte(cut: Mask, small: Mask): Promise<Mask> {
+async function withPersonMatte(
+  cut: Mask,
+  small: Mask,
+  spill?: { rejected: Mask; picture: RawImage },
+): Promise<Mask> {
   const { width, height } = cut;
   const { width: w, height: h } = small;
   const cutSmall = await sharp(Buffer.from(cut.data.map((v) => (v ? 255 : 0))), {
@@ -305,6 +355,17 @@ async function withPersonMatte(cut: Mask, small: Mask): Promise<Mask> {
     }
     for (const p of piece) found[p] = 255;
   });
+  // Not where the cut-out's GrabCut took the matte's guess away and the model is not sure
+  // (session 11): there the matte spilled onto the backdrop (a plain wall between heads was
+  // painted as garment denim). Where the model is sure, GrabCut is overruled (it took a dark
+  // coat off a cameraman bent over his tripod).
+  // Only where the picture is plain there (a wall): a child's hair turned away is textured.
+  if (spill) {
+    const plain = await plainAt(spill.picture, w, h);
+    for (let i = 0; i < w * h; i++)
+      if (spill.rejected.data[i] && plain[i] && small.data[i]! < MATTE_CONFIDENT && cutSmall[i]! < 128)
+        found[i] = 0;
+  }
   const big = await sharp(Buffer.from(found), { raw: { width: w, height: h, channels: 1 } })
     .resize(width, height, { fit: "fill" })
     .extractChannel(0)
@@ -418,9 +479,18 @@ function headReach(
   const grownOval = oval.map(([x, y]) => [ox + (x - ox) * 1.15, oy + (y - oy) * 1.15] as [number, number]);
   const a = polygonMask(grownOval, width, height);
   const mouth = Math.ceil((face.mesh[13]![1] + face.mesh[14]![1]) / 2);
-  const xa = Math.max(0, Math.floor(cx - fw * 0.9));
-  const xb = Math.min(width - 1, Math.ceil(cx + fw * 0.9));
-  for (let y = Math.max(0, mouth); y < height; y++) a.fill(1, y * width + xa, y * width + xb + 1);
+  // Session 11: a neck, not a box. The band was 1.8 face widths wide from the mouth down: on a
+  // pale dress or bare shoulders of the face's grey the skin stopped at its straight sides, a
+  // hard-edged tan rectangle under the chin. Now the jaw's width down to the chin, a neck a
+  // little narrower below it, then shoulders sloping out (as wide as the band was) further down.
+  const chin = face.mesh[152]![1];
+  for (let y = Math.max(0, mouth); y < height; y++) {
+    const below = (y - chin) / fw;
+    const half = below < 0 ? fw * 0.42 : fw * Math.min(0.9, 0.32 + Math.max(0, below - 0.2) * 1.5);
+    const xa = Math.max(0, Math.floor(cx - half));
+    const xb = Math.min(width - 1, Math.ceil(cx + half));
+    a.fill(1, y * width + xa, y * width + xb + 1);
+  }
   // The ears, beside the face's sides (a turned face shows one whole, outside its oval).
   const r = fw * 0.24;
   for (const k of [234, 454]) {
@@ -535,7 +605,11 @@ export function faceQuiet(faces: Face[], width: number, height: number): Uint8Ar
     const keep = boxMask(
       [
         ...(smallEyes(face) ? [] : featureBoxes(face, 0.06).slice(0, 4)),
-        ...featureBoxes(face, 0.01).slice(4, 5),
+        // Session 11: only the nose's lower half (its tip and nostrils): the bridge's sides were
+        // two long lines down the middle of a soft face (a child's face read as a frowning adult's).
+        ...featureBoxes(face, 0.01)
+          .slice(4, 5)
+          .map(([x, y, w, h]) => [x, y + h * 0.5, w, h * 0.5] as [number, number, number, number]),
       ],
       width,
       height,

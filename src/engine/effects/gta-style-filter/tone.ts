@@ -64,8 +64,8 @@ function ramp(r: Ramp, L: number): [number, number] {
  * blue-black darks and cream lights, the backdrop in a sunset ramp (violet, orange, yellow).
  * The masks are soft, so the colours meet without a seam of their own.
  */
-/** The lightness a print's faces are lifted to (their median), at most 0.25 up. */
-const SKIN_TARGET_L = 0.66;
+/** The lightness a print's faces are lifted to (their median), at most 0.25 up (session 11: was 0.66). */
+const SKIN_TARGET_L = 0.72;
 
 export function colourPrint(
   lab: Float32Array,
@@ -128,10 +128,14 @@ export function colourPrint(
 /** The skin's shadow tone is at most this far (OKLab lightness) under its middle tone. */
 export const SKIN_SHADE_STEP = 0.15;
 
+/** A colour photo's skin chroma (OKLab) is brought within these (session 11: was at least 0.1, no cap). */
+export const SKIN_CHROMA_MIN = 0.085;
+export const SKIN_CHROMA_MAX = 0.115;
+
 /**
  * A colour photo's skin (`skin`, 0..255 soft) turned toward a warm poster tan, in place: its
  * hue moved most of the way to a peach-orange and its colour at least a tan's (a flash-lit
- * face was a pale khaki, a bluish screen light a grey). Lightness is kept, and the skin
+ * face was a pale khaki, a bluish screen light a grey) and at most one. Lightness is kept, and the skin
  * region's dark parts (a beard, brows) are left as they are.
  */
 export function warmSkin(lab: Float32Array, n: number, skin: Uint8Array): void {
@@ -148,7 +152,9 @@ export function warmSkin(lab: Float32Array, n: number, skin: Uint8Array): void {
     if (d > Math.PI) d -= 2 * Math.PI;
     if (d < -Math.PI) d += 2 * Math.PI;
     h += d * 0.8 * s;
-    const c2 = c + (Math.max(c, 0.1) - c) * s;
+    // Session 11: at most a poster tan's colour too (an orange-lit face was neon orange, an old
+    // woman's pale skin a deep tan that read as a man's weathered face).
+    const c2 = c + (Math.min(SKIN_CHROMA_MAX, Math.max(c, SKIN_CHROMA_MIN)) - c) * s;
     lab[i * 3 + 1] = c2 * Math.cos(h);
     lab[i * 3 + 2] = c2 * Math.sin(h);
   }
