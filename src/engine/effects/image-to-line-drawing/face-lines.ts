@@ -45,7 +45,43 @@ const HEAD = 0.85;
 export interface DrawnFace {
   face: Face;
   glasses: Glasses | null;
+  /** How child-like the face's proportions are, 0 (an adult's) to 1 (a small child's): `youth`. */
+  youth: number;
+  /** An adult's face with some lines of its own (`character` from CREASED up): its creases are kept (`faceZones`: 5). */
+  creased: boolean;
 }
+
+/**
+ * Character (`character`) from which an adult's face drawn from the mesh keeps its own shorter
+ * creases (session 11): the furrow between the brows, a fold beside the mouth (the worried
+ * Migrant Mother: 0.06; smooth young faces 0.02, a freckled one 0.10, where no skin line is
+ * long and straight enough to stay).
+ */
+const CREASED = 0.04;
+
+/**
+ * How child-like a face's proportions are (session 11), 0 to 1: the mouth's and the nose's
+ * widths over the distance between the eyes' centres, on the mesh (a child's mouth and nose are
+ * small next to its eyes: children 1.29-1.41 on the scoring set, adults mostly 1.44-1.70, two
+ * of the five women on an old group print 1.38, drawn as children; the same measure as
+ * vision/minor-signal.ts). 1 at ADULT - YOUTH_SPAN and below, 0 at ADULT and above. A child's
+ * face is drawn with fewer, lighter lines (`faceSvg`) and none of the photo's lines inside it
+ * (`faceZones`: 4).
+ */
+export function youth(face: Face): number {
+  const m = face.mesh;
+  const d = (a: number, b: number) => Math.hypot(m[a]![0] - m[b]![0], m[a]![1] - m[b]![1]);
+  const mid = (a: number, b: number) => [(m[a]![0] + m[b]![0]) / 2, (m[a]![1] + m[b]![1]) / 2];
+  const [l, r] = [mid(33, 133), mid(362, 263)];
+  const eyes = Math.hypot(l[0]! - r[0]!, l[1]! - r[1]!) || 1;
+  const proportion = (d(61, 291) + d(129, 358)) / eyes;
+  return Math.max(0, Math.min(1, (ADULT - proportion) / YOUTH_SPAN));
+}
+
+/** The mouth-and-nose proportion (`youth`) at and above which a face is drawn as an adult's. */
+const ADULT = 1.44;
+/** Below ADULT by this much, a face is drawn as a small child's. */
+const YOUTH_SPAN = 0.08;
 
 /**
  * Faces drawn from the mesh: large and frontal enough, and without character the mesh would
@@ -57,9 +93,15 @@ export async function meshFaces(faces: Face[], src: RawImage): Promise<DrawnFace
   for (const face of faces) {
     if (face.mesh.length < 468 || face.box[2] < MIN_FACE || Math.abs(face.rotation?.yaw ?? 0) > MAX_YAW)
       continue;
-    if ((await character(face, src)).skin > MAX_CHARACTER) continue;
+    const { skin } = await character(face, src);
+    if (skin > MAX_CHARACTER) continue;
     const glasses = await glassesOf(face, src);
-    drawn.push({ face, glasses: glasses && symmetricRims(face, glasses) });
+    drawn.push({
+      face,
+      glasses: glasses && symmetricRims(face, glasses),
+      youth: youth(face),
+      creased: skin >= CREASED,
+    });
   }
   return drawn;
 }
@@ -190,15 +232,20 @@ async function glassesOf(face: Face, src: RawImage): Promise<Glasses | null> {
   return { ...g, rims: g.rims.map((rim) => rim.map(up)), bridge: [up(g.bridge[0]), up(g.bridge[1])] };
 }
 
+/** The youth (`youth`) at and above which none of the photo's lines stay inside a face. */
+const CHILD = 0.5;
+
 /**
- * At w x h (photo pixels times `scale`): 2 inside a face drawn from the mesh, 1 on the band
- * round it (its own line, a beard's or hair's edge, where only long, straight-running pieces
- * stay; the neck under the chin too), 3 the head round that (hair: only long, flowing pieces
- * stay), 0 elsewhere.
+ * At w x h (photo pixels times `scale`): 2 inside a face drawn from the mesh (4 inside a child's,
+ * 5 inside an adult's with creases of its own: `creased`), 1 on the band round it (its own
+ * line, a beard's or hair's edge, where only long, straight-running pieces stay; the neck under
+ * the chin too), 3 the head round that (hair: only long, flowing pieces stay), 0 elsewhere.
  */
 export function faceZones(faces: DrawnFace[], w: number, h: number, scale: number): Uint8Array {
   const mask = new Uint8Array(w * h);
-  for (const { face: f } of faces) {
+  for (const { face: f, youth: young, creased: lined } of faces) {
+    const youthful = young >= CHILD;
+    const creased = lined && !youthful;
     const oval = MESH_OVAL.map((i) => [f.mesh[i]![0] * scale, f.mesh[i]![1] * scale] as Pt);
     const cx = oval.reduce((s, p) => s + p[0], 0) / oval.length;
     const cy = oval.reduce((s, p) => s + p[1], 0) / oval.length;
@@ -232,7 +279,10 @@ export function faceZones(faces: DrawnFace[], w: number, h: number, scale: numbe
     ];
     fill(neck, 1, (v) => v === 0 || v === 3);
     fill(moved(-fw * BAND), 1, (v) => v !== 2);
-    fill(moved(fw * INSIDE), 2, () => true);
+    // A child's face (session 11): 4, where none of the photo's lines stay (a child has no
+    // folds: a long line there is a shadow's edge, the nose's side or a crease of the print).
+    // An adult's face with creases of its own (session 11): 5, where shorter creases stay.
+    fill(moved(fw * INSIDE), youthful ? 4 : creased ? 5 : 2, () => true);
   }
   return mask;
 }
@@ -534,9 +584,9 @@ export function missingJaw(
   scale: number,
 ): Pt[][] {
   const runs: Pt[][] = [];
-  for (const { face: f } of faces) {
+  for (const { face: f, youth: y } of faces) {
     const r = Math.max(2, Math.round(f.box[2] * scale * JAW_REACH));
-    const pts = JAW.map((i) => [f.mesh[i]![0], f.mesh[i]![1]] as Pt);
+    const pts = roundJaw(f, y);
     const missing = pts.map(([px, py]) => {
       const x0 = Math.round(px * scale);
       const y0 = Math.round(py * scale);
@@ -561,6 +611,36 @@ export function missingJaw(
     }
   }
   return runs;
+}
+
+/**
+ * The mesh's jaw (photo pixels), a child's rounded (session 11): each point moved towards the
+ * ellipse through the cheeks (points 234 and 454) and the chin (152), centred between the
+ * cheeks, by up to half the way (`youth`), so full cheeks and a small round chin replace an
+ * adult's angular jaw.
+ */
+export function roundJaw(f: Face, y: number): Pt[] {
+  const pts = JAW.map((i) => [f.mesh[i]![0], f.mesh[i]![1]] as Pt);
+  if (y <= 0) return pts;
+  const [a, b, chin] = [f.mesh[234]!, f.mesh[454]!, f.mesh[152]!];
+  const c: Pt = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  const rx = Math.hypot(b[0] - a[0], b[1] - a[1]) / 2;
+  // The face's axes: across (cheek to cheek) and down (towards the chin).
+  const ux: Pt = [(b[0] - a[0]) / (2 * rx || 1), (b[1] - a[1]) / (2 * rx || 1)];
+  const uy: Pt = [-ux[1], ux[0]];
+  const down = (chin[0] - c[0]) * uy[0] + (chin[1] - c[1]) * uy[1];
+  const dir = down < 0 ? -1 : 1;
+  const ry = Math.abs(down);
+  if (rx < 4 || ry < 4) return pts;
+  return pts.map(([px, py]) => {
+    const u = ((px - c[0]) * ux[0] + (py - c[1]) * ux[1]) / rx;
+    const v = (((px - c[0]) * uy[0] + (py - c[1]) * uy[1]) * dir) / ry;
+    const len = Math.hypot(u, v) || 1;
+    const [eu, ev] = [u / len, v / len];
+    const ex = c[0] + ux[0] * eu * rx + uy[0] * ev * ry * dir;
+    const ey = c[1] + ux[1] * eu * rx + uy[1] * ev * ry * dir;
+    return [px + (ex - px) * 0.5 * y, py + (ey - py) * 0.5 * y] as Pt;
+  });
 }
 
 /** The width (photo pixels) of the face whose box is nearest a point. */
@@ -605,14 +685,17 @@ export function faceSvg(
     );
   }
   let clip = 0;
-  for (const { face: f, glasses } of faces) {
+  for (const { face: f, glasses, youth: y } of faces) {
     const shaped = shapeByPhoto(f, src, !!glasses);
     const p = (i: number): Pt => {
       const q = shaped.points.get(i) ?? [f.mesh[i]![0], f.mesh[i]![1]];
       return [q[0] * scale, q[1] * scale];
     };
     const fw = f.box[2] * scale;
-    const base = Math.max(1.3, Math.min(2.6, fw * 0.0075));
+    // A child's face (session 11, `youth`): finer lines, larger irises with a catch-light, a
+    // short light lower lid, lighter brows, only the nose's tip, a small mouth without the
+    // lips' outlines (an adult's drawn lips read as lipstick on a child).
+    const base = Math.max(1.3, Math.min(2.6, fw * 0.0075)) * (1 - 0.15 * y);
     const stroke = (d: string, width: number) =>
       parts.push(
         `<path d="${d}" fill="none" stroke="#141414" stroke-width="${width.toFixed(2)}" stroke-linecap="round" stroke-linejoin="round"/>`,
@@ -622,7 +705,7 @@ export function faceSvg(
       const upper = [eye.outer, ...eye.upper, eye.inner].map(p);
       stroke(smooth(upper), base * 1.15);
       // The lower lid lighter, its middle only (an artist leaves the corners open).
-      stroke(smooth(eye.lower.slice(1, 6).map(p)), base * 0.6);
+      stroke(smooth(eye.lower.slice(y >= CHILD ? 2 : 1, y >= CHILD ? 5 : 6).map(p)), base * (0.6 - 0.15 * y));
       // The iris, clipped by the lids, with its pupil.
       const opening = [eye.outer, ...eye.upper, eye.inner, ...[...eye.lower].reverse()].map(p);
       const width = Math.hypot(p(eye.outer)[0] - p(eye.inner)[0], p(eye.outer)[1] - p(eye.inner)[1]);
@@ -631,19 +714,25 @@ export function faceSvg(
         opening.map(([x, y]) => [x / scale, y / scale]),
       );
       const [ix, iy] = [inPhoto[0] * scale, inPhoto[1] * scale];
-      const r = width * 0.21;
+      const r = width * (0.21 + 0.06 * y);
       const id = `e${clip++}`;
+      const pupil = r * (0.42 + 0.08 * y);
+      // A catch-light in a child's pupil: a paper dot up and to the side, cut out of the pupil
+      // (the SVG's alpha is the ink, so a white dot over it would still be ink).
+      const disc = (x: number, yy: number, rr: number) =>
+        `M${(x - rr).toFixed(1)},${yy.toFixed(1)}a${rr.toFixed(1)},${rr.toFixed(1)} 0 1,0 ${(2 * rr).toFixed(1)},0a${rr.toFixed(1)},${rr.toFixed(1)} 0 1,0 ${(-2 * rr).toFixed(1)},0Z`;
+      const glint = y >= CHILD ? disc(ix + pupil * 0.35, iy - pupil * 0.35, pupil * 0.36) : "";
       parts.push(
         `<clipPath id="${id}"><path d="${smooth(opening, true)}"/></clipPath>`,
         `<g clip-path="url(#${id})"><circle cx="${ix.toFixed(1)}" cy="${iy.toFixed(1)}" r="${r.toFixed(1)}" fill="none" stroke="#141414" stroke-width="${(base * 0.8).toFixed(2)}"/>` +
-          `<circle cx="${ix.toFixed(1)}" cy="${iy.toFixed(1)}" r="${(r * 0.42).toFixed(1)}" fill="#141414"/></g>`,
+          `<path d="${disc(ix, iy, pupil)}${glint}" fill="#141414" fill-rule="evenodd"/></g>`,
       );
     }
 
     // Brows: a tapered shape along the brow's middle, thickest a little inside its middle.
     const taper = [0.08, 0.15, 0.19, 0.19, 0.15];
     for (const [b, brow] of MESH_BROWS.entries()) {
-      const weight = shaped.brows[b]!;
+      const weight = shaped.brows[b]! * (1 - 0.15 * y);
       const up = brow.upper.map(p);
       const lo = brow.lower.map(p);
       const mid = up.map((u, k) => [(u[0] + lo[k]![0]) / 2, (u[1] + lo[k]![1]) / 2] as Pt);
@@ -666,17 +755,30 @@ export function faceSvg(
       );
     }
 
-    // The nose: its base, wing to wing, and the wings' lower curves.
+    // The nose: its base, wing to wing, and the wings' lower curves (a child's: the tip's
+    // underside and the nostrils' small curves only).
     const between = (a: number, b: number): Pt => [(p(a)[0] + p(b)[0]) / 2, (p(a)[1] + p(b)[1]) / 2];
-    stroke(smooth([between(97, 2), p(2), between(2, 326)]), base * 0.7);
-    stroke(smooth([129, 64, 98].map(p)), base);
-    stroke(smooth([358, 294, 327].map(p)), base);
+    if (y >= CHILD) {
+      stroke(smooth([between(97, 2), p(2), between(2, 326)]), base * 0.6);
+      stroke(smooth([64, 98].map(p)), base * 0.7);
+      stroke(smooth([294, 327].map(p)), base * 0.7);
+    } else {
+      stroke(smooth([between(97, 2), p(2), between(2, 326)]), base * 0.7);
+      stroke(smooth([129, 64, 98].map(p)), base);
+      stroke(smooth([358, 294, 327].map(p)), base);
+    }
 
-    // Lips: the line between them bold, the upper lip's top and the lower lip's bottom lighter.
-    stroke(smooth(MESH_MOUTH_LINE.map(p)), base * 1.1);
+    // Lips: the line between them bold, the upper lip's top and the lower lip's bottom lighter;
+    // a child's mouth line without its corners and only a short light stroke under the lower lip.
     const outer = MESH_LIPS_OUTER.map(p);
-    stroke(smooth(outer.slice(0, 11)), base * 0.65);
-    stroke(smooth(outer.slice(12, 19)), base * 0.65);
+    if (y >= CHILD) {
+      stroke(smooth(MESH_MOUTH_LINE.slice(1, -1).map(p)), base * 1.05);
+      stroke(smooth(outer.slice(14, 17)), base * 0.5);
+    } else {
+      stroke(smooth(MESH_MOUTH_LINE.map(p)), base * 1.1);
+      stroke(smooth(outer.slice(0, 11)), base * 0.65);
+      stroke(smooth(outer.slice(12, 19)), base * 0.65);
+    }
     // Glasses: each lens's rim and the bridge, as the photo's frame lines were dropped.
     if (glasses) {
       for (const rim of glasses.rims)

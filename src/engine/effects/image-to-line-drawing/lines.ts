@@ -41,7 +41,9 @@ export interface TraceOptions {
   lightBackground?: boolean;
   /**
    * At the working size, faces drawn from the mesh (face-lines.ts `faceZones`): 2 inside (the
-   * photo's lines go), 1 on the band round them (only long, straight-running pieces stay).
+   * photo's lines go), 4 inside a child's (none of them stays), 5 inside an adult's with creases
+   * of its own (shorter creases stay too), 1 on the band round them (only
+   * long, straight-running pieces stay), 3 the head round that.
    */
   faceZones?: Uint8Array | null;
   /** Whether a face drawn from the mesh wears glasses (drawn from their rims: no photo line inside stays). */
@@ -241,8 +243,10 @@ function cleanFaces(
   const mask = new Uint8Array(w * h);
   for (let i = 0; i < mask.length; i++) {
     // The features (and glasses) are drawn from the mesh: the photo's lines there go whatever their length.
-    if ((zones[i] === 1 || zones[i] === 2) && features[i]) keep[i] = 0;
-    if (zones[i] === 2 && glasses) keep[i] = 0;
+    if ((zones[i] === 1 || zones[i] === 2 || zones[i] === 5) && features[i]) keep[i] = 0;
+    if ((zones[i] === 2 || zones[i] === 5) && glasses) keep[i] = 0;
+    // Inside a child's face (session 11): no line of the photo stays.
+    if (zones[i] === 4) keep[i] = 0;
     if (keep[i] && zones[i]) mask[i] = 1;
   }
   const minLength = side / 25;
@@ -250,11 +254,20 @@ function cleanFaces(
     let c = 0;
     let hair = 0;
     let bold = 0;
+    let creased = 0;
     for (const p of piece) {
       c += coherence[p]!;
       if (zones[p] === 3) hair++;
+      if (zones[p] === 5) creased++;
       if (rimNear[p]) bold++;
     }
+    // Inside an adult's face with creases of its own (session 11): a shorter crease stays too.
+    if (
+      creased > piece.length / 2 &&
+      piece.length >= side / CREASE_SIDE &&
+      c / piece.length >= FACE_COHERENCE
+    )
+      return;
     // Mostly on the head round the face: hair, whose outline (the subject's) always stays.
     if (hair > piece.length / 2) {
       if (bold > piece.length / 3) return;
@@ -266,6 +279,8 @@ function cleanFaces(
 
 /** Mean coherence at or above which a long piece of hair round a face is kept (a strand, not a curl's scribble). */
 const HAIR_COHERENCE = 0.6;
+/** Inside an adult's face with creases of its own, a piece at least 1/CREASE_SIDE of the side long stays (a furrow between the brows). */
+const CREASE_SIDE = 60;
 /** Mean coherence at or above which a long piece inside a face is kept (a glasses frame). */
 const FACE_COHERENCE = 0.75;
 
