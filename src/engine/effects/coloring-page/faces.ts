@@ -22,10 +22,12 @@ import type { Face } from "../../vision/human";
  * slabs, wrinkles and beard stubble as scribble. Here the inside of each face is cleared of
  * the photo's short lines (long ones stay: a pair of glasses, a lock of hair across the brow)
  * and the features are drawn as a colouring book draws them: each eye a closed almond with a
- * round iris and a black pupil, each brow a closed shape (a stroke when thin), the bottom of
- * the nose a curve, the lips two closed shapes with the line between them (and the teeth's
- * area when the mouth is open). Around the face (the hair), pieces must be long: a few
- * flowing strands inside the hair's outline, not curls and stubble as scribble.
+ * round iris and a black pupil, each brow a closed shape (a stroke when thin), the nose's
+ * wings as curls, the mouth its line and a curve under the lower lip (and the teeth's area
+ * when it is open), its bend amplified. A child's face is softer (larger eyes, thin brows, a
+ * small nose), an older one has the folds beside the mouth (`faceLook`, session 11). Around
+ * the face (the hair), pieces must be long: a few flowing strands inside the hair's outline,
+ * not curls and stubble as scribble.
  */
 
 type Pt = [number, number];
@@ -43,10 +45,53 @@ function ovalWidth(face: Face): number {
   return Math.max(...xs) - Math.min(...xs);
 }
 
-/** A face the page draws from the mesh, and its glasses when the photo shows a frame. */
+/**
+ * How a face is drawn (session 11): a child's face softer (larger eyes and irises, thin brows, a
+ * small nose, the mouth a line), an older face with the folds from nose to mouth.
+ */
+export interface FaceLook {
+  child: boolean;
+  older: boolean;
+}
+
+/** A face the page draws from the mesh, its glasses when the photo shows a frame, and its look. */
 export interface DrawnFace {
   face: Face;
   glasses: Glasses | null;
+  look?: FaceLook;
+}
+
+/**
+ * Mouth and nose width over the eyes' distance (the mesh): a child's mouth and nose are small
+ * next to the eyes (vision/minor-signal.ts: children 1.29-1.38, adults 1.34-1.70).
+ */
+export function faceProportion(face: Face): number {
+  const m = face.mesh;
+  const d = (a: number, b: number) => Math.hypot(m[a]![0] - m[b]![0], m[a]![1] - m[b]![1]);
+  const mid = (a: number, b: number) => [(m[a]![0] + m[b]![0]) / 2, (m[a]![1] + m[b]![1]) / 2];
+  const l = mid(33, 133);
+  const r = mid(362, 263);
+  return (d(61, 291) + d(129, 358)) / Math.hypot(l[0]! - r[0]!, l[1]! - r[1]!);
+}
+
+/** Below this proportion a face reads as a child's, unless the age model says 40 or more. */
+const CHILD_PROPORTION = 1.37;
+/** The age model under this: a child. */
+const CHILD_AGE = 15;
+/** The age model at least this: an older face (the folds beside the mouth drawn). */
+const OLDER_AGE = 50;
+
+/**
+ * A face's look: a child by the age model or the mesh's proportions (the age model alone
+ * calls a baby 36), older by the age model.
+ */
+export function faceLook(face: Face): FaceLook {
+  const age = face.age;
+  const child =
+    (age !== undefined && age < CHILD_AGE) ||
+    (faceProportion(face) < CHILD_PROPORTION && (age === undefined || age < 40));
+  const older = !child && age !== undefined && age >= OLDER_AGE;
+  return { child, older };
 }
 
 /** findGlasses reads the frame at this face width (px) at most: the same frame, a fraction of the time. */
@@ -61,7 +106,7 @@ export async function drawnFaces(faces: Face[], photo: RawImage, toDrawing: numb
   const out: DrawnFace[] = [];
   for (const face of faces) {
     if (face.mesh.length < 468 || ovalWidth(face) * toDrawing < MIN_FACE) continue;
-    out.push({ face, glasses: await glassesOf(face, photo) });
+    out.push({ face, glasses: await glassesOf(face, photo), look: faceLook(face) });
   }
   return out;
 }
@@ -128,6 +173,13 @@ export function clearTracedFaces(
     }
     const features = boxMask(boxes, w, h, scale);
     for (let i = 0; i < w * h; i++) if (features[i]) lines[i] = 0;
+    // Session 11: the middle of the face (from the eyes' centres down to the mouth's corners and
+    // the upper lip) is drawn, never traced: a shadow under the nose joined to the hair's
+    // outline was kept as a long piece coming in from outside and read as a moustache.
+    const pt = (i: number): Pt => [face.mesh[i]![0] * scale, face.mesh[i]![1] * scale];
+    const centre = (a: number, b: number): Pt => [(pt(a)[0] + pt(b)[0]) / 2, (pt(a)[1] + pt(b)[1]) / 2];
+    const middle = polygonMask([centre(33, 133), centre(362, 263), pt(291), pt(0), pt(61)], w, h);
+    for (let i = 0; i < w * h; i++) if (middle[i]) lines[i] = 0;
     const oval = MESH_OVAL.map((i) => [face.mesh[i]![0] * scale, face.mesh[i]![1] * scale] as Pt);
     const cx = oval.reduce((s, p) => s + p[0], 0) / oval.length;
     const cy = oval.reduce((s, p) => s + p[1], 0) / oval.length;
@@ -241,8 +293,10 @@ export function clearTracedFaces(
 const EDGE_MIN = 0.15;
 /** ... lying for at least this share along the photo's traced lines. */
 const EDGE_TRACED = 0.4;
-/** The chin holds less than this share of skin: a beard. */
+/** The chin holds less than this share of skin: a beard... */
 const BEARD_SKIN = 0.4;
+/** ... and its middle lightness (OKLab x100) is at least this much under the cheeks' (session 11). */
+const BEARD_DARKER = 20;
 
 /** The cheeks' mesh points: where the face's skin colour is read. */
 const CHEEKS = [50, 280, 101, 330, 205, 425, 118, 347, 36, 266];
@@ -366,7 +420,19 @@ function skinOf(
     return n ? s / n : 1;
   };
   // On both sides and in the middle: a neighbour's head over one cheek is no beard.
-  const beard = CHIN.every((part) => share(part) < BEARD_SKIN) && share(CHEEKS) > 0.7;
+  // Session 11: and darker than the cheeks (a beard is hair; a b/w print's shading under the
+  // jaw is not: three of the 1850s women were given a beard's edge, read as a moustache).
+  const chinL = CHIN.flat()
+    .map((m) => {
+      const x = Math.min(w - 1, Math.max(0, Math.round(face.mesh[m]![0] * scale)));
+      const y = Math.min(h - 1, Math.max(0, Math.round(face.mesh[m]![1] * scale)));
+      return labAt(y * w + x)[0];
+    })
+    .sort((a, b) => a - b);
+  const beard =
+    CHIN.every((part) => share(part) < BEARD_SKIN) &&
+    share(CHEEKS) > 0.7 &&
+    ref[0] - chinL[chinL.length >> 1]! >= BEARD_DARKER;
   return { edge, beard };
 }
 
@@ -432,11 +498,20 @@ export function drawFaceFeatures(
   k: number,
 ): Uint8Array {
   const ink = new Uint8Array(drawW * drawH);
-  for (const { face, glasses } of drawn) {
+  for (const { face, glasses, look = { child: false, older: false } } of drawn) {
     const at = (i: number): Pt => [face.mesh[i]![0] * k, face.mesh[i]![1] * k];
     const fw = ovalWidth(face) * k;
     // Line radius by the face's size on the page: about 2 px on a big face, 1.2 on a small one.
     const r = Math.max(1.2, Math.min(2.3, fw / 120));
+    // The face's own axes (across, from its right eye to its left; down), for its expression.
+    const le = mid(at(33), at(133));
+    const re = mid(at(362), at(263));
+    const el = Math.hypot(re[0] - le[0], re[1] - le[1]) || 1;
+    const ex: Pt = [(re[0] - le[0]) / el, (re[1] - le[1]) / el];
+    const ey: Pt = [-ex[1], ex[0]];
+    const dot = (p: Pt, u: Pt) => p[0] * u[0] + p[1] * u[1];
+    // A small face on the page (session 11): fewer lines (brows as strokes, the nose a curve).
+    const small = fw < SMALL_FACE;
     const eyeWidths = MESH_EYES.map((e) => {
       const [ax, ay] = at(e.outer);
       const [bx, by] = at(e.inner);
@@ -447,13 +522,29 @@ export function drawFaceFeatures(
       const ew = eyeWidths[j]!;
       // An eye turned away (a three-quarter face) is not drawn.
       if (ew < widest * 0.55) return;
-      drawEye(ink, drawW, drawH, e, at, ew, r, photo, k);
+      // A child's eyes larger (a colouring book's child: big eyes, 12 % wider, 35 % taller).
+      let eyeAt = at;
+      if (look.child) {
+        const ids = [e.outer, e.inner, ...e.upper, ...e.lower];
+        const c = ids
+          .map(at)
+          .reduce((s2, p) => [s2[0] + p[0] / ids.length, s2[1] + p[1] / ids.length] as Pt, [0, 0] as Pt);
+        eyeAt = (i: number) => {
+          const p = at(i);
+          const d: Pt = [p[0] - c[0], p[1] - c[1]];
+          const u = dot(d, ex) * CHILD_EYE[0];
+          const v = dot(d, ey) * CHILD_EYE[1];
+          return [c[0] + ex[0] * u + ey[0] * v, c[1] + ex[1] * u + ey[1] * v];
+        };
+      }
+      drawEye(ink, drawW, drawH, e, eyeAt, ew * (look.child ? CHILD_EYE[0] : 1), r, photo, k, look.child);
       const b = MESH_BROWS[j]!;
       const upper = b.upper.map(at);
       const lower = b.lower.map(at);
       const thick =
-        upper.reduce((s, p, i) => s + Math.hypot(p[0] - lower[i]![0], p[1] - lower[i]![1]), 0) / upper.length;
-      if (thick >= 5 * r)
+        upper.reduce((s2, p, i) => s2 + Math.hypot(p[0] - lower[i]![0], p[1] - lower[i]![1]), 0) /
+        upper.length;
+      if (thick >= 5 * r && !look.child && !small)
         stroke(ink, drawW, drawH, smooth([...upper, ...lower.slice().reverse()], true), r, true);
       else
         stroke(
@@ -461,15 +552,21 @@ export function drawFaceFeatures(
           drawW,
           drawH,
           smooth(upper.map((p, i) => [(p[0] + lower[i]![0]) / 2, (p[1] + lower[i]![1]) / 2] as Pt)),
-          Math.max(r, thick / 2.5),
+          look.child || small ? r : Math.max(r, thick / 2.5),
         );
     });
-    // The nose: each wing as a curl round its nostril.
-    for (const wing of [
-      [48, 64, 98, 75],
-      [278, 294, 327, 305],
-    ])
-      stroke(ink, drawW, drawH, smooth(wing.map(at)), r);
+    if (look.child || small) {
+      // A child's nose, or a small face's: a small curve under its tip (on a small face two
+      // wing curls and closed brows read as a moustache and a frown).
+      stroke(ink, drawW, drawH, smooth([97, 2, 326].map(at)), r * 0.9);
+    } else {
+      // The nose: each wing as a curl round its nostril.
+      for (const wing of [
+        [48, 64, 98, 75],
+        [278, 294, 327, 305],
+      ])
+        stroke(ink, drawW, drawH, smooth(wing.map(at)), r);
+    }
     // Glasses found in the photo: both rims and the bridge (the traced frame was cleared).
     if (glasses) {
       for (const rim of glasses.rims) {
@@ -495,18 +592,78 @@ export function drawFaceFeatures(
         r * 1.2,
       );
     }
-    // The mouth: the lips' outline closed, the line between them, the teeth when open.
-    const outer = smooth(MESH_LIPS_OUTER.map(at), true);
-    stroke(ink, drawW, drawH, outer, r, true);
-    const line = smooth(MESH_MOUTH_LINE.map(at));
-    stroke(ink, drawW, drawH, line, r);
+    // The mouth's bend amplified (a smile deeper, a pout or a turned-down mouth more so): every
+    // mouth point moved along the face's down axis by a parabola, zero at the corners, the
+    // middle of the line between the lips by (MOUTH_AMP - 1) times its bend's departure from rest.
+    const ca = at(61);
+    const cb = at(291);
+    const chord: Pt = [cb[0] - ca[0], cb[1] - ca[1]];
+    const cl2 = dot(chord, chord) || 1;
+    const m13 = at(13);
+    const bend = dot([m13[0] - (ca[0] + cb[0]) / 2, m13[1] - (ca[1] + cb[1]) / 2], ey);
+    const lift = Math.max(-0.06 * fw, Math.min(0.06 * fw, (bend - MOUTH_REST * fw) * (MOUTH_AMP - 1)));
+    const mouthAt = (i: number): Pt => {
+      const p = at(i);
+      const t = Math.max(0, Math.min(1, dot([p[0] - ca[0], p[1] - ca[1]], chord) / cl2));
+      const f = lift * (1 - (2 * t - 1) ** 2);
+      return [p[0] + ey[0] * f, p[1] + ey[1] * f];
+    };
+    // The line between the lips, and a short curve under the lower lip (a child's only a hint
+    // of it): closed lips read as lipstick on a man, a child or a b/w print, and their colour
+    // against the cheeks does not tell (a beard's shadow reddens a man's lips more than a
+    // woman's); the lower lip's inner edge when the mouth is open (the teeth's area).
+    stroke(ink, drawW, drawH, smooth(MESH_MOUTH_LINE.map(mouthAt)), r * 1.15);
+    // A face turned away (one eye not drawn): the mesh's frontal lips are squeezed into a
+    // knot on a profile, so its mouth is the line only.
+    if (Math.min(...eyeWidths) < widest * 0.55) continue;
+    stroke(
+      ink,
+      drawW,
+      drawH,
+      smooth((look.child ? [84, 17, 314] : [181, 84, 17, 314, 405]).map(mouthAt)),
+      r * (look.child ? 0.8 : 0.9),
+    );
     const [ux, uy] = at(13);
     const [lx, ly] = at(14);
     if (Math.hypot(lx - ux, ly - uy) > fw * 0.03)
-      stroke(ink, drawW, drawH, smooth(MESH_LIP_LOWER_INNER.map(at)), r);
+      stroke(ink, drawW, drawH, smooth(MESH_LIP_LOWER_INNER.map(mouthAt)), r);
+    if (look.older) {
+      // An older face: the fold from each nose wing toward the mouth's corner, bowing outward
+      // (its middle part only: it touches neither).
+      for (const [wing, corner] of [
+        [64, 61],
+        [294, 291],
+      ] as const) {
+        const wp = at(wing);
+        const cp = at(corner);
+        const out = Math.sign(dot([cp[0] - (ca[0] + cb[0]) / 2, cp[1] - (ca[1] + cb[1]) / 2], ex)) || 1;
+        const s0: Pt = [wp[0] + ex[0] * out * 0.05 * fw, wp[1] + ex[1] * out * 0.05 * fw];
+        const s1: Pt = [
+          cp[0] + ex[0] * out * 0.07 * fw + ey[0] * 0.02 * fw,
+          cp[1] + ex[1] * out * 0.07 * fw + ey[1] * 0.02 * fw,
+        ];
+        const m: Pt = [
+          (s0[0] + s1[0]) / 2 + ex[0] * out * 0.03 * fw,
+          (s0[1] + s1[1]) / 2 + ex[1] * out * 0.03 * fw,
+        ];
+        const curve = smooth([s0, m, s1]);
+        const n = curve.length;
+        stroke(ink, drawW, drawH, curve.slice(Math.round(n * 0.2), Math.round(n * 0.85)), r * 0.8);
+      }
+    }
   }
   return ink;
 }
+
+const mid = (a: Pt, b: Pt): Pt => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+/** A face narrower than this on the page (px) is drawn with fewer lines. */
+const SMALL_FACE = 110;
+/** A child's eye drawn this much wider and taller about its centre. */
+const CHILD_EYE = [1.12, 1.35] as const;
+/** The mouth's bend (the middle of the line between the lips below its corners, over the face's width) at rest... */
+const MOUTH_REST = 0.015;
+/** ... and its departure from rest amplified this much (a grin wider, a pout or a set mouth more so). */
+const MOUTH_AMP = 1.6;
 
 /**
  * One eye: the lids as a closed almond (the upper lid bolder), the iris as a circle inside
@@ -523,6 +680,7 @@ function drawEye(
   r: number,
   photo: RawImage,
   k: number,
+  child = false,
 ): void {
   const outer = at(e.outer);
   const inner = at(e.inner);
@@ -585,7 +743,8 @@ function drawEye(
     return;
   }
   stroke(ink, w, h, lower, r * 0.9);
-  const ir = Math.min(0.27 * ew, opening * 0.62);
+  // A child's iris larger (big, round eyes).
+  const ir = child ? Math.min(0.32 * ew, opening * 0.7) : Math.min(0.27 * ew, opening * 0.62);
   // The iris circle, clipped to the almond (the lids cover its top and bottom).
   const eye = polygonMask(almond, w, h);
   const ring = new Uint8Array(w * h);

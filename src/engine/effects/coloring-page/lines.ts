@@ -16,6 +16,7 @@ import {
   salientSpots,
   TEXTURED,
 } from "../../shared/line-budget";
+import { forEachPiece8 } from "../../shared/components";
 import { opencv } from "../../shared/opencv";
 import { dropMarks, marksAtSize, type OverlayMarks } from "../../shared/overlay-marks";
 import type { Face } from "../../vision/human";
@@ -204,6 +205,17 @@ export async function drawLines(
           )
             outline[i] = 1;
         }
+    }
+
+    // Session 11: a pet's or an object's cut can end inside it (a cat's close-up cut through its
+    // face): its outline is drawn only where the photo has an edge along it (within 3 px),
+    // pieces shorter than 1/40 of the side dropped; a person's matte is drawn all round.
+    if (subject && !sil && !people) {
+      const near = densityMap(edges, w, h, 3);
+      for (let i = 0; i < w * h; i++) if (outline[i] && !(near[i]! > 0)) outline[i] = 0;
+      forEachPiece8(outline, w, h, (piece) => {
+        if (piece.length < WORK / 40) for (const p of piece) outline[p] = 0;
+      });
     }
 
     // The subject as a few closed regions (tidy.ts): floating fragments of folds, grain and fur

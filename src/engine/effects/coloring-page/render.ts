@@ -101,7 +101,8 @@ async function findSubjectMask(src: RawImage): Promise<{
   faces: Face[];
 }> {
   const pixels = { data: src.data, width: src.width, height: src.height };
-  const { faces } = await detectFaces(pixels);
+  // With the age model: a child's face is drawn softer, an older one with its folds (faces.ts).
+  const { faces } = await detectFaces(pixels, { age: true });
   if (faces.length) {
     const { alpha } = await personMatte(pixels);
     // (Faces need not be in the matte: their boxes keep detail in lines.ts either way.)
