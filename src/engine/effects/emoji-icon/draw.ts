@@ -4,8 +4,9 @@ import type { RawImage } from "../../shared/image-io";
 import { labOf, oklabToRgb } from "../../shared/pixel-art";
 import { PRINT_SKIN_HUE, printTone } from "../../shared/print-ramp";
 import type { Glasses } from "../../shared/pixel-face";
-import { fillPolygon, forEachInPolygon, type Mask } from "../../shared/mask";
+import { fillHoles, fillPolygon, forEachInPolygon, type Mask } from "../../shared/mask";
 import { components } from "../../shared/components";
+import { MIN_PROPORTION, minorSignals } from "../../vision/minor-signal";
 import {
   MESH_BROWS,
   MESH_EYES,
@@ -16,12 +17,14 @@ import {
 } from "../../shared/mesh-parts";
 
 /**
- * The emoji itself, drawn rather than posterised: a few flat regions read off the photo (hair,
- * skin, a second hair/headwear tone, a beard) with one soft skin shade, then the features drawn
- * from the face mesh as clean vector shapes (eyes with whites, iris and pupil, bold brows, a
- * nose hint, the mouth with the photo's expression, glasses as clean frames, cheek blush), every
- * colour taken from the photo; a b/w or toned print is hand-coloured (peach skin, brown hair).
- * Everything is drawn at twice the icon's size and scaled down, so every edge is anti-aliased.
+ * The emoji itself, drawn rather than posterised: a rounded face from the mesh and the hair as
+ * one smoothed mass (session 11), a cap and a beard when there are, each one flat colour read
+ * off the photo with one clean shade crescent, its alpha the head's silhouette; then the
+ * features drawn from the face mesh as clean vector shapes (eyes with whites, iris and pupil,
+ * brows, a nose hint, the mouth with the photo's expression, glasses as clean frames, cheek
+ * blush), every colour taken from the photo; a b/w or toned print is hand-coloured (peach
+ * skin, brown hair). Everything is drawn at twice the icon's size and scaled down, so every
+ * edge is anti-aliased.
  */
 
 type Pt = [number, number];
@@ -52,11 +55,12 @@ const hex = (lab: Lab) =>
 const f = (v: number) => v.toFixed(1);
 const lerp = (a: Pt, b: Pt, t: number): Pt => [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
 const dist = (a: Pt, b: Pt) => Math.hypot(b[0] - a[0], b[1] - a[1]);
-const median = (v: number[]) => {
+const quantile = (v: number[], q: number) => {
   if (!v.length) return NaN;
   const s = [...v].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
+  return s[clamp(Math.floor(s.length * q), 0, s.length - 1)]!;
 };
+const median = (v: number[]) => quantile(v, 0.5);
 
 /** A smooth closed path through points (Catmull-Rom as cubic Béziers). */
 function smoothClosed(ps: Pt[]): string {
@@ -156,17 +160,8 @@ function dE(p: Lab, q: Lab): number {
   return Math.hypot((p[0] - q[0]) * 0.8, (p[1] - q[1]) * 1.4, (p[2] - q[2]) * 1.4);
 }
 
-/** Regions of the icon (label values). */
-const OUT = 0;
-const HAIR = 1;
-const HAIR2 = 2;
-const SKIN = 3;
-const SHADE = 4;
-const BEARD = 5;
-const HAIR_SHADE = 6;
-
 export interface DrawnIcon {
-  /** RGBA at twice the icon's size, before the outline. */
+  /** RGBA at twice the icon's size, before the outline; its alpha is the head's silhouette. */
   rgba: Buffer;
   side: number;
   /** Where the blush was put (icon pixels): the cheek centres, for checking. */
@@ -227,9 +222,9 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
   // Near the face: inside the oval grown by a seventh of the face's width.
   const nearMask = polyMask(ovalRaw.map((p) => lerp(oc, p, 1.04 + (0.14 * fw) / Math.max(1, dist(oc, p)))));
   const browMid = lerp(at(105), at(334), 0.5);
-  const aboveBrow = (x: number, y: number) => (x - browMid[0]) * up[0] + (y - browMid[1]) * up[1];
 
-  // Skin: the cheeks and forehead (median), away from eyes, brows and mouth.
+  // Skin: the cheeks and forehead, away from eyes, brows and mouth. Its hue is the median; its
+  // lightness the lit side's (session 11: the median with the shadowed half drew pale skin tan).
   const skinPx: Lab[] = [];
   for (const k of [50, 280, 205, 425, 151, 9, 108, 337, 117, 346]) {
     const [cx, cy] = at(k);
@@ -242,257 +237,432 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
       }
   }
   const skinPhoto: Lab = skinPx.length
-    ? [median(skinPx.map((p) => p[0])), median(skinPx.map((p) => p[1])), median(skinPx.map((p) => p[2]))]
+    ? [
+        quantile(
+          skinPx.map((p) => p[0]),
+          0.65,
+        ),
+        median(skinPx.map((p) => p[1])),
+        median(skinPx.map((p) => p[2])),
+      ]
     : [0.75, 0.04, 0.05];
 
-  // The hair (and headwear) pixels: in the cut-out beyond the face, and above the brows inside
-  // it, not of the skin's colour.
-  const cand: number[] = [];
+  // The face frame: "up" from the eyes' line, "across" from the eyes' middle.
+  const eyeMid = lerp(at(33), at(263), 0.5);
+  const upOf = (x: number, y: number) => (x - eyeMid[0]) * up[0] + (y - eyeMid[1]) * up[1];
+  const acOf = (x: number, y: number) => (x - eyeMid[0]) * across[0] + (y - eyeMid[1]) * across[1];
+  const chinUp = upOf(chin[0], chin[1]);
+  const topUp = upOf(top[0], top[1]);
+  const browUp = upOf(browMid[0], browMid[1]);
+  const faceL = Math.min(acOf(left[0], left[1]), acOf(right[0], right[1]));
+  const faceR = Math.max(acOf(left[0], left[1]), acOf(right[0], right[1]));
+
+  // Hair colour bands (session 11): the cut-out beyond the face, above the mid-cheek, not of the
+  // skin's colour. Its top (above the forehead) and its sides (beside the eyes and cheeks) are
+  // read apart: a top clearly unlike the sides is headwear (a cap over white hair).
+  const topPx: Lab[] = [];
+  const sidePx: Lab[] = [];
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      if (!shape[i] || !inPhoto[i] || ovalMask.data[i]) continue;
+      const u = upOf(x, y);
+      if (u < chinUp * 0.45) continue;
+      const p: Lab = [rawLab[i * 3]!, rawLab[i * 3 + 1]!, rawLab[i * 3 + 2]!];
+      const sm: Lab = [lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!];
+      if (dE(sm, skinPhoto) < 0.08) continue;
+      if (u > topUp + fw * 0.04) topPx.push(p);
+      else if (u < topUp - fw * 0.1) sidePx.push(p);
+    }
+  const medLab = (px: Lab[]): Lab => [
+    median(px.map((p) => p[0])),
+    median(px.map((p) => p[1])),
+    median(px.map((p) => p[2])),
+  ];
+  /** The hair's colour: median lightness, hue from the more colourful half unless dark. */
+  const hairOf = (px: Lab[]): Lab => {
+    const rich = [...px].sort((p, q) => Math.hypot(q[1], q[2]) - Math.hypot(p[1], p[2]));
+    const half = rich.slice(0, Math.ceil(rich.length / 2));
+    // the lit strands' lightness for coloured hair (the median is the shadowed strands')
+    const L0 = median(px.map((p) => p[0]));
+    const L =
+      L0 > 0.4
+        ? quantile(
+            px.map((p) => p[0]),
+            0.6,
+          )
+        : L0;
+    const t = clamp((L - 0.3) / 0.15, 0, 1);
+    const a0 = median(px.map((p) => p[1]));
+    const b0 = median(px.map((p) => p[2]));
+    return [L, a0 + (median(half.map((p) => p[1])) - a0) * t, b0 + (median(half.map((p) => p[2])) - b0) * t];
+  };
+  // The hair's colour from its lit top (the sides are shadowed, and hold the backdrop's edge);
+  // headwear when the band splits in two clearly different colours, the top mostly one and
+  // the sides mostly the other.
+  let hairA: Lab = [Math.min(0.35, skinPhoto[0] - 0.3), 0.02, 0.03];
+  let cap: Lab | null = null;
+  const all = [...topPx, ...sidePx];
+  if (!print && topPx.length > 30 && sidePx.length > 30) {
+    const { a, b } = twoMeans([...all]);
+    const nearA = (p: Lab) => dE(p, a) <= dE(p, b);
+    const topA = topPx.filter(nearA).length / topPx.length;
+    const sideA = sidePx.filter(nearA).length / sidePx.length;
+    const [capC, hairC, topShare, sideShare] =
+      topA >= 0.5 ? [a, b, topA, 1 - sideA] : [b, a, 1 - topA, sideA];
+    // the sides' colour must be a hair's: not a bright backdrop the matte let in
+    const hairC0 = Math.hypot(hairC[1], hairC[2]);
+    const hairLike = hairC0 < 0.09 && (hairC0 < 0.065 || dE(hairC, skinPhoto) > 0.15);
+    if (hairLike && dE(capC, hairC) > 0.3 && topShare > 0.7 && sideShare > 0.4) {
+      cap = medLab(all.filter((p) => dE(p, capC) <= dE(p, hairC)));
+      hairA = hairOf(all.filter((p) => dE(p, hairC) < dE(p, capC)));
+    }
+  }
+  if (!cap && all.length > 20) hairA = hairOf(topPx.length > 50 ? topPx : all);
+
+  // Colours drawn: the photo's, a little brighter and richer (a cartoon's); a print's
+  // hand-coloured (peach skin in the print's lightness, brown hair).
+  const skinL = clamp(skinPhoto[0] * 0.8 + 0.2, 0.62, 0.92);
+  // pale skin keeps its own, light chroma (a boost drew it tan)
+  const skinBoost = skinPhoto[0] > 0.72 ? 1.0 : 1.15;
+  const skin: Lab = print
+    ? [clamp(skinL, 0.74, 0.86), PRINT_SKIN_HUE[0] * 1.3, PRINT_SKIN_HUE[1] * 1.3]
+    : [skinL, skinPhoto[1] * skinBoost, skinPhoto[2] * skinBoost];
+  const hairTone = (h: Lab): Lab => {
+    if (print) return [clamp(h[0] * 0.9, 0.25, 0.75), 0.02 + 0.01 * h[0], 0.035 + 0.03 * h[0]];
+    const L = clamp(h[0] * 1.08 + 0.03, 0.18, 0.94);
+    let C = Math.hypot(h[1], h[2]);
+    let hue = Math.atan2(h[2], h[1]);
+    // Coloured hair (not dark, not grey): richer, and its hue kept among hair's (red-orange to
+    // golden): a greenish photo cast drew honey blonde khaki.
+    if (h[0] > 0.76)
+      C = Math.min(C, 0.03); // white and grey hair stay white
+    else if (h[0] > 0.35 && C > 0.025) {
+      C = Math.min(0.2, C * 1.45);
+      hue = clamp(hue, (25 * Math.PI) / 180, (78 * Math.PI) / 180);
+    }
+    return [L, C * Math.cos(hue), C * Math.sin(hue)];
+  };
+  const hairCol = hairTone(hairA);
+  const capCol: Lab | null = cap ? [clamp(cap[0], 0.15, 0.85), cap[1] * 1.2, cap[2] * 1.2] : null;
+  const shade: Lab = [skin[0] - 0.07, skin[1] + 0.01, skin[2] + 0.006];
+
+  // The hair mass (session 11): the cut-out beyond the face above the chin, hair-coloured
+  // below the brows; below the eyes no wider than the hair at the eyes (a background lump
+  // the matte joined to the head is dropped); then smoothed into one rounded shape attached
+  // to the face. A fringe: hair-coloured pixels high on the forehead, joined to the rest.
+  const hairTarget: Lab = hairA;
+  const isHairColour = (p: Lab) => {
+    const dh = Math.min(dE(p, hairTarget), cap ? dE(p, cap) : Infinity);
+    return dh < dE(p, skinPhoto) && dE(p, skinPhoto) > 0.06;
+  };
+  let eL = Infinity;
+  let eR = -Infinity;
+  const raw0 = new Uint8Array(n);
   for (let y = 0; y < H; y++)
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
       if (!shape[i] || !inPhoto[i]) continue;
-      const inFace = ovalMask.data[i] === 1;
-      if (inFace && aboveBrow(x, y) < fw * 0.08) continue;
-      // below the mouth and beyond the face: neck and collar, not hair
-      if (!inFace && (x - at(13)[0]) * up[0] + (y - at(13)[1]) * up[1] < 0) continue;
-      cand.push(i);
+      const u = upOf(x, y);
+      if (u < chinUp + fw * 0.05) continue;
+      const p: Lab = [lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!];
+      if (ovalMask.data[i]) {
+        if (u > browUp + fw * 0.12 && isHairColour(p) && dE(p, skinPhoto) > 0.1) raw0[i] = 1;
+        continue;
+      }
+      // below the eyes, clearly the hair's colour (an ear in shadow is not hair)
+      const sure = u > 0 || dE(p, hairTarget) < 0.6 * dE(p, skinPhoto);
+      if (u > browUp || (isHairColour(p) && sure)) {
+        raw0[i] = 1;
+        if (Math.abs(u) < fw * 0.06) {
+          const a = acOf(x, y);
+          eL = Math.min(eL, a);
+          eR = Math.max(eR, a);
+        }
+      }
     }
-  const hairPx: Lab[] = [];
-  for (const i of cand) {
-    const p: Lab = [lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!];
-    if (dE(p, skinPhoto) > 0.07 && i % 3 === 0) hairPx.push(p);
+  if (!Number.isFinite(eL)) {
+    eL = faceL;
+    eR = faceR;
   }
-  // One hair colour (the median), and a second flat colour only for something clearly not the
-  // same hair (a cap, a scarf); the hair's own shadows become one hair shade.
-  let hairA: Lab = [Math.min(0.35, skinPhoto[0] - 0.3), 0.02, 0.03];
-  let hairB: Lab | null = null;
-  if (hairPx.length > 20) {
-    const { a, b, shareA } = twoMeans(hairPx);
-    const smallShare = Math.min(shareA, 1 - shareA);
-    if (dE(a, b) > 0.3 && smallShare > 0.2) {
-      hairA = shareA >= 0.5 ? a : b;
-      hairB = shareA >= 0.5 ? b : a;
-    } else {
-      // Its hue from the more colourful half (lit strands; shadows and a grey backdrop the
-      // matte let in are greyer), its lightness from all.
-      const rich = [...hairPx].sort((p, q) => Math.hypot(q[1], q[2]) - Math.hypot(p[1], p[2]));
-      const half = rich.slice(0, Math.ceil(rich.length / 2));
-      const L = median(hairPx.map((p) => p[0]));
-      // dark hair has no hue to speak of: the colourful half would be noise or a reddish rim
-      const t = clamp((L - 0.3) / 0.15, 0, 1);
-      const a0 = median(hairPx.map((p) => p[1]));
-      const b0 = median(hairPx.map((p) => p[2]));
-      hairA = [
-        L,
-        a0 + (median(half.map((p) => p[1])) - a0) * t,
-        b0 + (median(half.map((p) => p[2])) - b0) * t,
-      ];
-    }
-  }
-
-  // Colours drawn: the photo's, a little brighter and richer (a cartoon's); a print's
-  // hand-coloured (peach skin in the print's lightness, brown hair).
-  const skinL = clamp(skinPhoto[0] * 0.85 + 0.16, 0.62, 0.9);
-  const skin: Lab = print
-    ? [clamp(skinL, 0.74, 0.86), PRINT_SKIN_HUE[0] * 1.3, PRINT_SKIN_HUE[1] * 1.3]
-    : [skinL, skinPhoto[1] * 1.25, skinPhoto[2] * 1.25];
-  const hairTone = (h: Lab): Lab =>
-    print
-      ? [clamp(h[0] * 0.9, 0.25, 0.75), 0.02 + 0.01 * h[0], 0.035 + 0.03 * h[0]]
-      : [
-          clamp(h[0] * 1.05 + 0.02, 0.18, 0.92),
-          h[1] * (h[0] > 0.4 ? 1.35 : 1),
-          h[2] * (h[0] > 0.4 ? 1.35 : 1),
-        ];
-  const hairCol = hairTone(hairA);
-  const hair2Col = hairB ? hairTone(hairB) : null;
-  const shade: Lab = [skin[0] - 0.075, skin[1] + 0.012, skin[2] + 0.004];
-
-  // Labels at the icon's size, from the smoothed photo.
-  const labels = new Uint8Array(n);
-  const lipsPoly = MESH_LIPS_OUTER.map(at);
-  const nose = at(2);
-  const lowerFace = (x: number, y: number) => (x - nose[0]) * up[0] + (y - nose[1]) * up[1] < 0;
-  const choices: Array<[number, Lab]> = [
-    [SKIN, skinPhoto],
-    [HAIR, hairA],
-  ];
-  if (hairB) choices.push([HAIR2, hairB]);
-  const nearest = (p: Lab) => {
-    let best = choices[0]!;
-    for (const c of choices) if (dE(p, c[1]) < dE(p, best[1])) best = c;
-    return best[0];
-  };
-  const nearFace = (i: number) => nearMask.data[i] === 1;
-  const lipsMask = polyMask(lipsPoly);
-  const skinLs: number[] = [];
-  const beardCand = new Uint8Array(n);
-  let lowerCount = 0;
-  let beardCount = 0;
+  const loL = Math.min(eL, faceL) - fw * 0.04;
+  const loR = Math.max(eR, faceR) + fw * 0.04;
   for (let y = 0; y < H; y++)
     for (let x = 0; x < W; x++) {
       const i = y * W + x;
-      if (!shape[i]) continue;
-      const inFace = ovalMask.data[i] === 1;
-      const p: Lab = [lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!];
-      if (!inPhoto[i]) labels[i] = inFace ? SKIN : HAIR;
-      else if (inFace && aboveBrow(x, y) < fw * 0.08) {
-        labels[i] = SKIN;
-        if (lowerFace(x, y) && !lipsMask.data[i]) {
-          lowerCount++;
-          // Darker than the skin and nearer the hair's colour than the skin's: beard.
-          if (p[0] < skinPhoto[0] - 0.1 && dE(p, hairA) < dE(p, skinPhoto)) {
-            beardCand[i] = 1;
-            beardCount++;
-          }
-        }
-      } else {
-        labels[i] = nearest(p);
-        // Skin beyond the face: only ears and neck beside it (near the oval), clearly skin.
-        if (labels[i] === SKIN && (!nearFace(i) || dE(p, skinPhoto) > 0.08)) labels[i] = HAIR;
-        if (labels[i] === HAIR && p[0] < hairA[0] - 0.1) labels[i] = HAIR_SHADE;
-      }
-      if (labels[i] === SKIN && inFace && inPhoto[i]) skinLs.push(p[0]);
+      if (!raw0[i] || upOf(x, y) >= 0) continue;
+      const a = acOf(x, y);
+      if (a < loL || a > loR) raw0[i] = 0;
     }
-  // A beard: a good share of the lower face, on both sides of the mouth.
-  let beard = false;
-  if (!print && lowerCount > 0 && beardCount / lowerCount > 0.3) {
-    let l = 0;
-    let rr = 0;
-    const m = at(13);
-    for (let i = 0; i < n; i++)
-      if (beardCand[i]) {
-        const side = ((i % W) - m[0]) * across[0] + (Math.floor(i / W) - m[1]) * across[1];
-        if (side < 0) l++;
-        else rr++;
-      }
-    beard = Math.min(l, rr) > 0.3 * Math.max(l, rr);
-  }
-  if (beard) for (let i = 0; i < n; i++) if (beardCand[i]) labels[i] = BEARD;
-  // Hair islands inside the skin (a shadow on the forehead, a print's stain) become skin: hair
-  // is what reaches the cut-out's edge.
-  {
-    const hairMask = Uint8Array.from(labels, (v) => (v === HAIR || v === HAIR2 || v === HAIR_SHADE ? 1 : 0));
-    const { labels: comp, count } = components(hairMask, W, H);
-    const edge = new Uint8Array(count + 1);
+  // Each side: hair falling beside the face (it fills the cut-out next to the face at the
+  // eyes) is kept below the eyes; otherwise (an ear, short hair) what the cut-out has beside
+  // the jaw (an ear in shadow, a dark backdrop) is not hair.
+  for (const sgn of [-1, 1]) {
+    let box = 0;
+    let got = 0;
+    const edge = sgn < 0 ? -faceL : faceR;
     for (let y = 0; y < H; y++)
       for (let x = 0; x < W; x++) {
         const i = y * W + x;
-        if (!hairMask[i]) continue;
-        if (
-          x === 0 ||
-          y === 0 ||
-          x === W - 1 ||
-          y === H - 1 ||
-          !shape[i - 1] ||
-          !shape[i + 1] ||
-          !shape[i - W] ||
-          !shape[i + W]
-        )
-          edge[comp[i]!] = 1;
+        const u = upOf(x, y);
+        const a = sgn * acOf(x, y);
+        if (Math.abs(u) > fw * 0.08 || a < edge || a > edge + fw * 0.1) continue;
+        box++;
+        got += raw0[i]!;
       }
-    for (let i = 0; i < n; i++) if (hairMask[i] && !edge[comp[i]!]) labels[i] = SKIN;
+    if (box > 0 && got < box * 0.5)
+      for (let y = 0; y < H; y++)
+        for (let x = 0; x < W; x++) {
+          const i = y * W + x;
+          if (raw0[i] && !ovalMask.data[i] && upOf(x, y) < -fw * 0.04 && sgn * acOf(x, y) > 0) raw0[i] = 0;
+        }
   }
-  // One soft shade: the skin's darkest fifth (the photo's light, heavily smoothed).
-  const shadeL = skinLs.length ? [...skinLs].sort((a, b) => a - b)[Math.floor(skinLs.length * 0.2)]! : -1;
-  const Lplane = new Float32Array(n);
-  for (let i = 0; i < n; i++) Lplane[i] = lab[i * 3]!;
-  const Ls = blurPlane(Lplane, W, H, Math.max(3, Math.round(fw * 0.04)));
-  for (let i = 0; i < n; i++) if (labels[i] === SKIN && inPhoto[i] && Ls[i]! < shadeL) labels[i] = SHADE;
+  const hairR = Math.max(2, Math.round(fw * 0.05));
+  const blurMask = (m: Uint8Array, rr: number) =>
+    blurPlane(
+      Float32Array.from(m, (v) => v),
+      W,
+      H,
+      rr,
+    );
+  let hairBin = Uint8Array.from(blurMask(raw0, hairR), (v) => (v > 0.5 ? 1 : 0));
+  {
+    // only the parts touching the face's neighbourhood: no stray islands
+    const { labels: comp, count } = components(hairBin, W, H);
+    const keep = new Uint8Array(count + 1);
+    const area = new Float64Array(count + 1);
+    for (let i = 0; i < n; i++) if (hairBin[i]) area[comp[i]!] = area[comp[i]!]! + 1;
+    for (let i = 0; i < n; i++)
+      if (hairBin[i] && nearMask.data[i] && area[comp[i]!]! > fw * fw * 0.03) keep[comp[i]!] = 1;
+    hairBin = Uint8Array.from(hairBin, (v, i) => (v && keep[comp[i]!] ? 1 : 0));
+    // holes in the hair (not the face) filled
+    const both = { data: Uint8Array.from(hairBin, (v, i) => v | ovalMask.data[i]!), width: W, height: H };
+    const filled = fillHoles(both);
+    for (let i = 0; i < n; i++) if (filled.data[i] && !ovalMask.data[i]) hairBin[i] = 1;
+  }
+  // A cap: the head above a line across the forehead where the top's colour ends.
+  let capBin: Uint8Array | null = null;
+  if (cap) {
+    const ups: number[] = [];
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        if (!shape[i] || Math.abs(acOf(x, y) - (faceL + faceR) / 2) > fw * 0.3) continue;
+        const p: Lab = [lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!];
+        if (dE(p, cap) < Math.min(dE(p, skinPhoto), dE(p, hairA))) ups.push(upOf(x, y));
+      }
+    const capLine = Math.max(browUp + fw * 0.12, ups.length ? quantile(ups, 0.05) : topUp);
+    capBin = new Uint8Array(n);
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        if ((hairBin[i] || ovalMask.data[i]) && upOf(x, y) > capLine) capBin[i] = 1;
+      }
+  }
+  // A beard: the lower face darker than the skin and nearer the hair's colour, covering a good
+  // share of it on both sides of the mouth.
+  const lipsPoly = MESH_LIPS_OUTER.map(at);
+  const lipsMask = polyMask(lipsPoly);
+  const nose = at(2);
+  const beardCand = new Uint8Array(n);
+  let lowerCount = 0;
+  let beardCount = 0;
+  let bl = 0;
+  let br = 0;
+  const m13 = at(13);
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      if (!ovalMask.data[i] || !inPhoto[i] || lipsMask.data[i]) continue;
+      if ((x - nose[0]) * up[0] + (y - nose[1]) * up[1] >= 0) continue;
+      lowerCount++;
+      const p: Lab = [lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!];
+      if (p[0] < skinPhoto[0] - 0.1 && dE(p, hairA) < dE(p, skinPhoto)) {
+        beardCand[i] = 1;
+        beardCount++;
+        if ((x - m13[0]) * across[0] + (y - m13[1]) * across[1] < 0) bl++;
+        else br++;
+      }
+    }
+  // ... and the chin under the lower lip, within the mouth's width (a jaw's shadow or hair
+  // over the cheeks is not a beard).
+  let chinN = 0;
+  let chinB = 0;
+  const lip17 = at(17);
+  const mouthHalf = dist(at(61), at(291)) / 2;
+  for (let y = 0; y < H; y++)
+    for (let x = 0; x < W; x++) {
+      const i = y * W + x;
+      if (!ovalMask.data[i]) continue;
+      const u = upOf(x, y);
+      if (u > upOf(lip17[0], lip17[1]) || u < chinUp + fw * 0.04) continue;
+      if (Math.abs((x - m13[0]) * across[0] + (y - m13[1]) * across[1]) > mouthHalf) continue;
+      chinN++;
+      chinB += beardCand[i]!;
+    }
+  const beard =
+    !print &&
+    lowerCount > 0 &&
+    beardCount / lowerCount > 0.3 &&
+    Math.min(bl, br) > 0.3 * Math.max(bl, br) &&
+    chinN > 0 &&
+    chinB / chinN > 0.22 &&
+    dE(hairA, skinPhoto) > 0.15;
+  // The beard's shape: its candidates smoothed and closed into one area of the lower face,
+  // the lips left clear.
+  const beardBin = new Uint8Array(n);
+  if (beard) {
+    const soft = blurMask(beardCand, Math.round(hairR * 1.5));
+    const lipsBig = polyMask(lipsPoly.map((p) => lerp(lerp(at(13), at(14), 0.5), p, 1.15)));
+    for (let y = 0; y < H; y++)
+      for (let x = 0; x < W; x++) {
+        const i = y * W + x;
+        if (
+          soft[i]! > 0.3 &&
+          ovalMask.data[i] &&
+          !lipsBig.data[i] &&
+          (x - nose[0]) * up[0] + (y - nose[1]) * up[1] < -fw * 0.03
+        )
+          beardBin[i] = 1;
+      }
+  }
+  let beardCol: Lab = hairCol;
+  if (beard) {
+    const bpx: Lab[] = [];
+    for (let i = 0; i < n; i++) if (beardCand[i]) bpx.push([lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!]);
+    beardCol = hairTone(medLab(bpx));
+  }
 
-  // Majority smoothing at the drawing's size: each label's share blurred and scaled up
-  // (smoothly, by sharp), the largest wins.
+  // The drawing's size; the soft planes (hair, cap, beard) scaled up smoothly, each edge a
+  // short anti-aliased ramp.
   const S = outSide;
   const SH = Math.round((outSide * H) / W);
   const UP = S / W;
-  const big = new Uint8Array(S * SH);
-  const colours: Record<number, Lab> = {
-    [HAIR]: hairCol,
-    [HAIR_SHADE]: [hairCol[0] - 0.08, hairCol[1], hairCol[2]],
-    [SKIN]: skin,
-    [SHADE]: shade,
-    [BEARD]: hairCol,
-  };
-  if (hair2Col) colours[HAIR2] = hair2Col;
-  if (beard) {
-    const bpx: Lab[] = [];
-    for (let i = 0; i < n; i++)
-      if (labels[i] === BEARD) bpx.push([lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!]);
-    colours[BEARD] = hairTone([
-      median(bpx.map((p) => p[0])),
-      median(bpx.map((p) => p[1])),
-      median(bpx.map((p) => p[2])),
-    ]);
-  }
-  const rad = Math.max(1, Math.round(fw * 0.025));
-  const order = [HAIR, HAIR2, HAIR_SHADE, SKIN, SHADE, BEARD];
-  const packed = [Buffer.alloc(n * 3), Buffer.alloc(n * 3)];
-  order.forEach((lv, k) => {
-    if (!labels.includes(lv)) return;
-    const ind = new Float32Array(n);
-    for (let i = 0; i < n; i++) ind[i] = labels[i] === lv ? 1 : 0;
-    const soft = blurPlane(ind, W, H, lv === SHADE || lv === HAIR_SHADE ? rad * 2 : rad);
-    // the shades are drawn only where clearly theirs: large, simple shapes
-    const floor = lv === SHADE || lv === HAIR_SHADE ? 0.6 : 0;
-    const plane = packed[Math.floor(k / 3)]!;
-    for (let i = 0; i < n; i++) plane[i * 3 + (k % 3)] = soft[i]! > floor ? Math.round(soft[i]! * 255) : 0;
-  });
-  const ups = await Promise.all(
-    packed.map((b) =>
-      sharp(b, { raw: { width: W, height: H, channels: 3 } })
-        .resize(S, SH, { kernel: "cubic" })
-        .raw()
-        .toBuffer(),
-    ),
-  );
+  const softR = Math.max(1, Math.round(fw * 0.015));
+  const planes = [hairBin, capBin ?? new Uint8Array(n), beardBin].map((m) => blurMask(m, softR));
+  const packed = Buffer.alloc(n * 3);
+  for (let i = 0; i < n; i++)
+    for (let k = 0; k < 3; k++) packed[i * 3 + k] = Math.round(clamp(planes[k]![i]!, 0, 1) * 255);
+  const upBuf = await sharp(packed, { raw: { width: W, height: H, channels: 3 } })
+    .resize(S, SH, { kernel: "cubic" })
+    .raw()
+    .toBuffer();
+  const G = (2 * (2 * softR + 1) * UP) / 1.5;
+  const ramp = (v: number) => clamp((v / 255 - 0.5) * G + 0.5, 0, 1);
+  const hairUp = new Float32Array(S * SH);
+  const capUp = new Float32Array(S * SH);
+  const beardUp = new Float32Array(S * SH);
   for (let j = 0; j < S * SH; j++) {
-    let best = 0;
-    let bestV = 0;
-    for (let k = 0; k < order.length; k++) {
-      const v = ups[Math.floor(k / 3)]![j * 3 + (k % 3)]!;
-      if (v > bestV) {
-        bestV = v;
-        best = order[k]!;
-      }
+    hairUp[j] = ramp(upBuf[j * 3]!);
+    capUp[j] = ramp(upBuf[j * 3 + 1]!);
+    beardUp[j] = ramp(upBuf[j * 3 + 2]!);
+  }
+  // The face: the mesh's oval smoothed into a rounded emoji face, one soft shade crescent on
+  // the side away from the light, a thin ink line round it.
+  // Each oval point pushed out to the mesh's reach in its direction: on a turned face the far
+  // cheek's bulge lies beyond the oval ring.
+  const meshPts = face.mesh.map((p): Pt => [p[0]!, p[1]!]);
+  let fo = oval.map((o): Pt => {
+    const th = Math.atan2(o[1] - oc[1], o[0] - oc[0]);
+    let r = dist(oc, o);
+    for (const p of meshPts) {
+      let d = Math.atan2(p[1] - oc[1], p[0] - oc[0]) - th;
+      d = Math.atan2(Math.sin(d), Math.cos(d));
+      if (Math.abs(d) < 0.1) r = Math.max(r, dist(oc, p) * 1.04);
     }
-    big[j] = best;
-  }
-  // Paint the regions, with a thin ink line where hair meets skin.
-  const rgba = Buffer.alloc(S * SH * 4);
-  const rgbOf: Record<number, [number, number, number]> = {};
-  for (const [k, v] of Object.entries(colours)) rgbOf[Number(k)] = oklabToRgb(v[0], v[1], v[2]);
+    return [oc[0] + Math.cos(th) * r, oc[1] + Math.sin(th) * r];
+  });
+  const reach = fo;
+  for (let pass = 0; pass < 3; pass++)
+    fo = fo.map((p, i) => {
+      const a = fo[(i - 1 + fo.length) % fo.length]!;
+      const b = fo[(i + 1) % fo.length]!;
+      return [(a[0] + 2 * p[0] + b[0]) / 4, (a[1] + 2 * p[1] + b[1]) / 4];
+    });
+  // grown evenly until no point is inside the mesh's reach (smoothing pulls the chin and jaw
+  // in): the curve stays smooth, the face stays clear of the outline
+  const grow =
+    fo.reduce((m, p, i) => Math.max(m, dist(oc, reach[i]!) / Math.max(1e-6, dist(oc, p))), 1) * 1.02;
+  fo = fo.map((p) => lerp(oc, p, Math.min(grow, 1.12)));
+  const facePath = smoothClosed(fo);
+  const lit: Pt = [-across[0] * fw * 0.07 + up[0] * fw * 0.03, -across[1] * fw * 0.07 + up[1] * fw * 0.03];
+  const lineW = Math.max(0.6, fw * 0.012);
+  const faceSvg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${S}" height="${SH}" viewBox="0 0 ${W} ${H}">` +
+    `<defs><clipPath id="fc"><path d="${facePath}"/></clipPath></defs>` +
+    `<path d="${facePath}" fill="${hex(shade)}"/>` +
+    `<g clip-path="url(#fc)"><path transform="translate(${f(lit[0])} ${f(lit[1])})" d="${facePath}" fill="${hex(skin)}"/></g>` +
+    `<path d="${facePath}" fill="none" stroke="${hex(INK)}" stroke-width="${f(lineW)}"/></svg>`;
+  const faceLayer = await sharp(Buffer.from(faceSvg)).raw().toBuffer();
+  // Hair: one flat colour, one clean shade crescent along its edge away from the light.
+  const sh = [Math.round(-lit[0] * UP * 1.4), Math.round(-lit[1] * UP * 1.4)];
+  const hairShadeCol = [hairCol[0] - 0.09, hairCol[1] * 1.05, hairCol[2] * 1.05] as Lab;
+  const rgbOfLab = (l: Lab) => oklabToRgb(l[0], l[1], l[2]);
+  const hairRgb = rgbOfLab(hairCol);
+  const hairShRgb = rgbOfLab(hairShadeCol);
+  const capRgb = capCol ? rgbOfLab(capCol) : hairRgb;
+  const beardRgb = rgbOfLab(beardCol);
   const inkRgb = oklabToRgb(...INK);
-  const isSkin = (v: number) => v === SKIN || v === SHADE;
-  const lineR = Math.max(1, Math.round(fw * UP * 0.004));
-  // Hair grown by the line's width (separable max): skin under it is the line.
-  const hairNear = new Uint8Array(S * SH);
-  const tmp = new Uint8Array(S * SH);
-  for (let j = 0; j < S * SH; j++)
-    tmp[j] = big[j] === HAIR || big[j] === HAIR2 || big[j] === HAIR_SHADE ? 1 : 0;
+  const rgba = Buffer.alloc(S * SH * 4);
+  const px = [0, 0, 0];
+  const over = (c: readonly number[], a: number) => {
+    if (a <= 0) return;
+    for (let k = 0; k < 3; k++) px[k] = px[k]! * (1 - a) + c[k]! * a;
+  };
+  const brimW = Math.max(2, Math.round(lineW * UP * 1.6));
+  const fringeFrom = browUp + fw * 0.06;
+  const fringeTo = browUp + fw * 0.16;
   for (let y = 0; y < SH; y++)
-    for (let x = 0; x < S; x++)
-      if (tmp[y * S + x])
-        for (let dx = Math.max(0, x - lineR); dx <= Math.min(S - 1, x + lineR); dx++)
-          hairNear[y * S + dx] = 1;
-  tmp.set(hairNear);
-  for (let y = 0; y < SH; y++)
-    for (let x = 0; x < S; x++)
-      if (tmp[y * S + x])
-        for (let dy = Math.max(0, y - lineR); dy <= Math.min(SH - 1, y + lineR); dy++)
-          hairNear[dy * S + x] = 1;
-  for (let j = 0; j < S * SH; j++) {
-    const v = big[j]!;
-    if (v === OUT) continue;
-    const c = isSkin(v) && hairNear[j] ? inkRgb : rgbOf[v]!;
-    rgba[j * 4] = c[0];
-    rgba[j * 4 + 1] = c[1];
-    rgba[j * 4 + 2] = c[2];
-    rgba[j * 4 + 3] = 255;
-  }
-
+    for (let x = 0; x < S; x++) {
+      const j = y * S + x;
+      const ha = hairUp[j]!;
+      const fa = faceLayer[j * 4 + 3]! / 255;
+      const alpha = Math.max(ha, fa);
+      if (alpha <= 0) continue;
+      const sx = x + sh[0]!;
+      const sy = y + sh[1]!;
+      const beyond = sx < 0 || sy < 0 || sx >= S || sy >= SH ? 0 : hairUp[sy * S + sx]!;
+      const hs = ha * (1 - beyond);
+      px[0] = hairRgb[0];
+      px[1] = hairRgb[1];
+      px[2] = hairRgb[2];
+      over(hairShRgb, hs);
+      over([faceLayer[j * 4]!, faceLayer[j * 4 + 1]!, faceLayer[j * 4 + 2]!], fa);
+      if (beard) over(beardRgb, beardUp[j]! * fa);
+      // the fringe: hair drawn over the face high on the forehead
+      const u = upOf((x + 0.5) / UP, (y + 0.5) / UP);
+      if (u > fringeFrom && fa > 0) {
+        const t = clamp((u - fringeFrom) / (fringeTo - fringeFrom), 0, 1);
+        over(hairRgb, ha * t);
+        over(hairShRgb, hs * t);
+      }
+      if (capCol) {
+        over(capRgb, capUp[j]!);
+        // the cap's lower edge: a brim line
+        const below = y + brimW < SH ? capUp[(y + brimW) * S + x]! : 0;
+        over(inkRgb, capUp[j]! * (1 - below) * fa);
+      }
+      rgba[j * 4] = Math.round(clamp(px[0]!, 0, 255));
+      rgba[j * 4 + 1] = Math.round(clamp(px[1]!, 0, 255));
+      rgba[j * 4 + 2] = Math.round(clamp(px[2]!, 0, 255));
+      rgba[j * 4 + 3] = Math.round(alpha * 255);
+    }
   // The features, drawn as vectors at twice the size.
-  const svg = features(icon, { rawLab, W, H, fw, up, across, skin, shade, hairCol, print: !!print, beard });
+  const child = minorSignals(face).proportion < MIN_PROPORTION;
+  const svg = features(icon, {
+    rawLab,
+    W,
+    H,
+    fw,
+    up,
+    across,
+    skin,
+    shade,
+    hairCol,
+    print: !!print,
+    beard,
+    child,
+  });
   const layer = await sharp(
     Buffer.from(
       `<svg xmlns="http://www.w3.org/2000/svg" width="${S}" height="${SH}" viewBox="0 0 ${W} ${H}">${svg.body}</svg>`,
@@ -507,13 +677,7 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
     for (let c = 0; c < 3; c++)
       rgba[j * 4 + c] = Math.round(rgba[j * 4 + c]! * (1 - a) + layer[j * 4 + c]! * a);
   }
-  const palette = [
-    skin,
-    shade,
-    hairCol,
-    ...(hair2Col ? [hair2Col] : []),
-    ...(beard ? [colours[BEARD]!] : []),
-  ];
+  const palette = [skin, shade, hairCol, ...(capCol ? [capCol] : []), ...(beard ? [beardCol] : [])];
   return { rgba, side: S, blush: svg.blush, palette };
 }
 
@@ -529,6 +693,8 @@ interface Ctx {
   hairCol: Lab;
   print: boolean;
   beard: boolean;
+  /** The mesh's proportions say "maybe a child" (vision/minor-signal): lighter, higher brows, larger eyes. */
+  child: boolean;
 }
 
 /** SVG of the features, in the icon's pixels. */
@@ -570,15 +736,30 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
   // Each brow's darkness read on the photo (a child's faint brow stays light), its hue the hair's.
   const browCol = (poly: Pt[]): Lab => {
     const b = sampleLab(rawLab, W, H, poly, 0.5) ?? [c.hairCol[0], 0, 0];
-    const L = clamp(Math.min(b[0], c.skin[0] - 0.12) - 0.06, 0.15, 0.6);
+    // a child's brows are light and fine (session 11: heavy dark brows made children frown)
+    const L = clamp(Math.min(b[0], c.skin[0] - 0.12) - (c.child ? -0.04 : 0.06), 0.15, c.child ? 0.62 : 0.6);
     return c.print ? [L, 0.02, 0.035] : [L, c.hairCol[1], c.hairCol[2]];
   };
   MESH_BROWS.forEach((b) => {
     const upper = b.upper.map(at);
     const lower = b.lower.map(at);
     // both edges run from the brow's outer end to its inner end
-    const midLine = upper.map((p, i) => lerp(p, lower[i]!, 0.5));
-    const th = clamp(dist(upper[2]!, lower[2]!) * 1.3, fw * 0.035, fw * 0.06);
+    let midLine = upper.map((p, i) => lerp(p, lower[i]!, 0.5));
+    if (c.child) {
+      // a soft, level arch raised above the eye (an open, unworried look): both ends at the
+      // higher end's height, its middle a little higher still
+      const o = midLine[0]!;
+      const e = midLine[midLine.length - 1]!;
+      const h = (p: Pt) => p[0] * up[0] + p[1] * up[1];
+      const top = Math.max(h(o), h(e)) + fw * 0.02;
+      const lift = (p: Pt, by: number): Pt => [p[0] + up[0] * by, p[1] + up[1] * by];
+      const o2 = lift(o, top - h(o));
+      const e2 = lift(e, top - h(e));
+      midLine = [o2, lift(lerp(o2, e2, 0.5), fw * 0.018), e2];
+    }
+    const th = c.child
+      ? clamp(dist(upper[2]!, lower[2]!) * 0.8, fw * 0.022, fw * 0.03)
+      : clamp(dist(upper[2]!, lower[2]!) * 1.1, fw * 0.03, fw * 0.05);
     parts.push(
       `<path d="${smoothOpen(midLine)}" fill="none" stroke="${hex(browCol([...upper, ...[...lower].reverse()]))}" stroke-width="${f(th)}" stroke-linecap="round" stroke-linejoin="round"/>`,
     );
@@ -586,6 +767,18 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
 
   // Eyes: white almond opened up (an emoji's big eyes), iris in the photo's eye colour,
   // pupil, a catch-light, a bold upper lash line.
+  // A broad open smile (teeth showing, corners lifted) pushes the cheeks up: the eyes get a
+  // smiling lower lid (session 11: a squinting smile was drawn as staring eyes; the mesh's
+  // lids barely close on a squint).
+  const sm = {
+    cl: at(61),
+    cr: at(291),
+    mid: lerp(at(13), at(14), 0.5),
+  };
+  const smw = dist(sm.cl, sm.cr) || 1;
+  const cornersUp =
+    (lerp(sm.cl, sm.cr, 0.5)[0] - sm.mid[0]) * up[0] + (lerp(sm.cl, sm.cr, 0.5)[1] - sm.mid[1]) * up[1];
+  const smiling = !c.child && dist(at(13), at(14)) > smw * 0.12 && cornersUp > smw * 0.04;
   MESH_EYES.forEach((e, k) => {
     const o = at(e.outer);
     const inn = at(e.inner);
@@ -601,15 +794,29 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
     const opening = Math.max(1, (dist(upper[3]!, lower[3]!) as number) || 1);
     // A closed (blinking, smiling) eye stays a curve; an open one a big oval.
     const closed = opening < ew * 0.12;
-    const iris = sampleLab(rawLab, W, H, contour, 0.35);
+    // The iris's colour: the eye's mid-dark pixels (not the pupil and lashes, not the white),
+    // their hue kept and deepened (session 11: the darkest third drew blue eyes black).
+    const irisPx: Lab[] = [];
+    forEachInPolygon(contour, W, H, (x, y) => {
+      const i = (y * W + x) * 3;
+      irisPx.push([rawLab[i]!, rawLab[i + 1]!, rawLab[i + 2]!]);
+    });
+    irisPx.sort((p, q) => p[0] - q[0]);
+    const mid = irisPx.slice(Math.floor(irisPx.length * 0.15), Math.ceil(irisPx.length * 0.5));
+    const iris: Lab | null =
+      mid.length >= 3
+        ? [median(mid.map((p) => p[0])), median(mid.map((p) => p[1])), median(mid.map((p) => p[2]))]
+        : null;
     const col: Lab = c.print
       ? [0.38, -0.01, -0.02]
       : iris
-        ? [clamp(iris[0], 0.25, 0.5), iris[1] * 1.5, iris[2] * 1.5]
+        ? [clamp(iris[0] + 0.1, 0.32, 0.6), iris[1] * 2, iris[2] * 2]
         : [0.35, 0.01, 0.02];
     const ang = (Math.atan2(u[1], u[0]) * 180) / Math.PI;
-    const rx = ew * 0.56;
-    const ry = clamp(opening * 1.4, ew * 0.38, ew * 0.5);
+    // Its size: a child's eyes larger; its opening the photo's (a squint stays narrow).
+    const grow = c.child ? 1.15 : 1;
+    const rx = ew * 0.56 * grow;
+    const ry = clamp(opening * 1.5, ew * 0.24, ew * 0.5) * grow;
     const centre: Pt = [cc[0] + nn[0] * ry * 0.05, cc[1] + nn[1] * ry * 0.05];
     const lw = Math.max(1.2, fw * 0.02);
     if (closed) {
@@ -645,6 +852,16 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
       // upper lash line: the top half of the oval, bolder
       `<path d="M${f(centre[0] - u[0] * rx)},${f(centre[1] - u[1] * rx)} A${f(rx)},${f(ry)} ${f(ang)} 0 1 ${f(centre[0] + u[0] * rx)},${f(centre[1] + u[1] * rx)}" fill="none" stroke="${ink}" stroke-width="${f(lw * 1.3)}" stroke-linecap="round"/>`,
     );
+    if (smiling) {
+      // the smiling lower lid: a skin-coloured cheek rising over the eye's lower third
+      const lidC: Pt = [centre[0] + nn[0] * ry * 1.35, centre[1] + nn[1] * ry * 1.35];
+      parts.push(
+        `<g clip-path="url(#${id}o)"><ellipse cx="${f(lidC[0])}" cy="${f(lidC[1])}" rx="${f(rx * 1.3)}" ry="${f(ry * 0.95)}" transform="rotate(${f(ang)} ${f(lidC[0])} ${f(lidC[1])})" fill="${hex(c.skin)}" stroke="${ink}" stroke-width="${f(lw)}"/></g>`,
+      );
+      defs.push(
+        `<clipPath id="${id}o"><ellipse cx="${f(centre[0])}" cy="${f(centre[1])}" rx="${f(rx + lw)}" ry="${f(ry + lw)}" transform="rotate(${f(ang)} ${f(centre[0])} ${f(centre[1])})"/></clipPath>`,
+      );
+    }
   });
 
   // Nose: a short soft curve under its tip, in the skin's shade deepened.
@@ -668,8 +885,6 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
   const mc = lerp(at(13), at(14), 0.5);
   const gap = dist(at(13), at(14));
   const lw = Math.max(1.4, fw * 0.02);
-  // Corners above the middle (in the face's frame): a smile.
-  const lift = ((mc[0] - lerp(cl, cr, 0.5)[0]) * up[0] + (mc[1] - lerp(cl, cr, 0.5)[1]) * up[1]) * -1;
   const lipPhoto = sampleLab(rawLab, W, H, lips) ?? [c.skin[0] - 0.15, 0.08, 0.03];
   const lipCol: Lab = c.print
     ? [c.skin[0] - 0.16, 0.09, 0.04]
@@ -706,16 +921,23 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
     );
   } else {
     parts.push(`<path d="${smoothClosed(scaleAbout(lips, 1.0))}" fill="${hex(lipCol)}"/>`);
-    // The line: corner to corner through the middle, its bend the photo's, a little stronger.
-    const bend = clamp(lift * 1.5, -mw * 0.12, mw * 0.22);
+    // The line: the mesh's own line between the lips, its bend away from the straight line
+    // between the corners a little stronger (session 11: a fixed curve through the middle
+    // turned the Migrant Mother's worry into a smile).
+    const line = [61, 81, 13, 311, 291].map(at);
     const a = lerp(mc, cl, 1.05);
     const b = lerp(mc, cr, 1.05);
-    // The curve's middle at the mouth's middle, lowered by the bend (a smile) or raised.
-    const target: Pt = [mc[0] - up[0] * bend * 0.5, mc[1] - up[1] * bend * 0.5];
-    const ab = lerp(a, b, 0.5);
-    const m: Pt = [2 * target[0] - ab[0], 2 * target[1] - ab[1]];
+    const ab = dist(a, b) || 1;
+    const nrm: Pt = [-(b[1] - a[1]) / ab, (b[0] - a[0]) / ab];
+    const pts = line.map((p, i): Pt => {
+      const t = i / (line.length - 1);
+      const base = lerp(a, b, t);
+      const off = (p[0] - base[0]) * nrm[0] + (p[1] - base[1]) * nrm[1];
+      const k = clamp(off * 1.4, -mw * 0.12, mw * 0.12);
+      return [base[0] + nrm[0] * k, base[1] + nrm[1] * k];
+    });
     parts.push(
-      `<path d="M${f(a[0])},${f(a[1])} Q${f(m[0])},${f(m[1])} ${f(b[0])},${f(b[1])}" fill="none" stroke="${ink}" stroke-width="${f(lw)}" stroke-linecap="round"/>`,
+      `<path d="${smoothOpen(pts)}" fill="none" stroke="${ink}" stroke-width="${f(lw)}" stroke-linecap="round" stroke-linejoin="round"/>`,
     );
   }
 
@@ -725,10 +947,19 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
       ? [clamp(glasses.lab[0], 0.15, 0.4), glasses.lab[1], glasses.lab[2]]
       : [0.55, 0, 0];
     const gw = Math.max(1.5, fw * 0.022);
-    for (const rim of glasses.rims)
+    for (const rim0 of glasses.rims) {
+      // the rim found on the photo, its wobble smoothed out (session 11)
+      let rim = rim0.map((p): Pt => [p[0], p[1]]);
+      for (let pass = 0; pass < 3; pass++)
+        rim = rim.map((p, i): Pt => {
+          const a = rim[(i - 1 + rim.length) % rim.length]!;
+          const b = rim[(i + 1) % rim.length]!;
+          return [(a[0] + 2 * p[0] + b[0]) / 4, (a[1] + 2 * p[1] + b[1]) / 4];
+        });
       parts.push(
         `<path d="${smoothClosed(rim)}" fill="#ffffff" fill-opacity="0.12" stroke="${hex(frame)}" stroke-width="${f(gw)}" stroke-linejoin="round"/>`,
       );
+    }
     const [p, q] = glasses.bridge;
     parts.push(
       `<path d="M${f(p[0])},${f(p[1])} L${f(q[0])},${f(q[1])}" stroke="${hex(frame)}" stroke-width="${f(gw)}" stroke-linecap="round"/>`,

@@ -19,8 +19,9 @@ import {
 } from "../../shared/mask";
 
 /**
- * Emoji icon: the largest face's head (face oval plus the hair and ears the person matte
- * finds around it) cut out, cartoonised into a few flat colours with blushing cheeks, ringed
+ * Emoji icon: the largest face's head drawn as an emoji (a rounded face from the mesh, the
+ * hair the person matte finds around it smoothed into one mass, a cap when there is one), in a
+ * few flat colours read from the photo, with the mesh's features and blushing cheeks, ringed
  * by a bold dark outline, centred on the face in a 512 x 512 PNG with a transparent background.
  */
 export const SIZE = 512;
@@ -30,8 +31,9 @@ export const OUTLINE = 12;
 const ANALYSIS = SIZE / 2;
 /** Clear space between the outline and the icon's edge. */
 const PAD = 6;
-/** How far the face-mesh oval is grown to make the face's part of the cut-out. */
-const GROW = 1.08;
+/** How far the face-mesh oval is grown to make the face's part of the cut-out: room for the
+ * drawn face (the oval smoothed and grown up to 1.16; session 11) and its outline. */
+const GROW = 1.15;
 /** MediaPipe FaceMesh's face-oval ring, in order. */
 const FACE_OVAL = [
   10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149,
@@ -119,9 +121,13 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
  * The icon, with the face (its mesh mapped into the icon's 512 px) and where the blush went:
  * what the tests check the drawing against.
  */
-export async function drawIcon(
-  req: RenderRequest,
-): Promise<{ output: EffectOutput; face: Face; blush: Array<[number, number]> }> {
+export async function drawIcon(req: RenderRequest): Promise<{
+  output: EffectOutput;
+  face: Face;
+  blush: Array<[number, number]>;
+  /** The drawn flat colours (OKLab): skin, its shade, hair, then a cap's and a beard's. */
+  palette: Array<[number, number, number]>;
+}> {
   const { src, face } = await inspectLocal(req);
   const { width, height } = src;
   const matte = await personMatte(src);
@@ -207,23 +213,20 @@ export async function drawIcon(
     2 * SIZE,
   );
 
-  // Bold outline around the cut-out, at twice the size, then everything scaled down.
+  // Bold outline around the drawn head (session 11: the drawing's own rounded silhouette, not
+  // the photo's cut-out), at twice the size, then everything scaled down.
   const S = drawn.side;
-  const big = await sharp(alpha, { raw: { width: SIZE, height: SIZE, channels: 1 } })
-    .resize(S, S, { kernel: "cubic" })
-    .toColourspace("b-w")
-    .extractChannel(0)
-    .raw()
-    .toBuffer();
-  const bigShape = threshold(big, S, S);
+  const silhouette = Buffer.alloc(S * S);
+  for (let i = 0; i < S * S; i++) silhouette[i] = drawn.rgba[i * 4 + 3]!;
+  const bigShape = threshold(silhouette, S, S);
   const dist = distanceOutside(bigShape);
   const ink = oklabToRgb(...INK);
   const out = Buffer.alloc(S * S * 4);
   for (let i = 0; i < S * S; i++) {
     const a = Math.min(1, Math.max(0, 2 * OUTLINE + 0.5 - dist[i]!));
     if (a <= 0) continue;
-    const inside = bigShape.data[i] && drawn.rgba[i * 4 + 3];
-    for (let c = 0; c < 3; c++) out[i * 4 + c] = inside ? drawn.rgba[i * 4 + c]! : Math.round(ink[c]!);
+    const d = drawn.rgba[i * 4 + 3]! / 255;
+    for (let c = 0; c < 3; c++) out[i * 4 + c] = Math.round(ink[c]! * (1 - d) + drawn.rgba[i * 4 + c]! * d);
     out[i * 4 + 3] = Math.round(255 * a);
   }
   const final = await sharp(out, { raw: { width: S, height: S, channels: 4 } })
@@ -234,5 +237,6 @@ export async function drawIcon(
     output: await encodePng({ data: final, width: SIZE, height: SIZE, channels: 4 }),
     face: mapped,
     blush: drawn.blush.map(([x, y]) => [x * 2, y * 2]),
+    palette: drawn.palette,
   };
 }
