@@ -101,12 +101,16 @@ export interface SkinModel {
   floor: number;
   /** Cheek-to-cheek width in image pixels. */
   width: number;
+  /** The lit side's lightness (60th percentile of the samples): the cartoon's base tone. */
+  lit?: number;
 }
 
 /** Squared Mahalanobis distance above which a colour is not the face's skin. */
 const SKIN_LIMIT = 12;
 /** The same on the face and neck, for colour alone (a redder forehead, a warm shadow). */
 const FACE_LIMIT = 20;
+/** Above the face oval, how much darker than the skin's mean a pixel may be and stay skin. */
+const FOREHEAD_DROP = 0.12;
 
 function gaussian(samples: Lab[]): { mean: Lab; inv: number[] } | null {
   if (samples.length < 10) return null;
@@ -209,7 +213,7 @@ export function skinModel(
   const second = gaussian(kept.length >= 30 ? kept : near) ?? first;
   const lights = (kept.length >= 30 ? kept : all).map((p) => p[0]);
   const floor = Math.max(second.mean[0] - 0.26, percentile(lights, 0.03) - 0.08);
-  return { ref: second.mean, inv: second.inv, floor, width: fw };
+  return { ref: second.mean, inv: second.inv, floor, width: fw, lit: percentile(lights, 0.6) };
 }
 
 export const isSkin = (m: SkinModel, l: number, a: number, b: number) =>
@@ -339,7 +343,13 @@ function drawSkin(
         // is checked, with a floor of lightness.
         if (!isFaceSkin(m, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!)) continue;
       } else if (!colourful && !(rise > 0 && forehead[i])) continue;
-      else if (!isSkin(m, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!)) continue;
+      else if (colourful && rise > 0 && forehead[i]) {
+        // The forehead up to the hairline (session 11): by colour, like the face, so its lit
+        // top or the shadow under a fringe is skin too and no seam runs along the mesh's
+        // oval; hair of the skin's hue is darker than the skin's shadow side.
+        if (!isFaceSkin(m, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!)) continue;
+        if (lab[i * 3]! < m.ref[0] - FOREHEAD_DROP) continue;
+      } else if (!isSkin(m, lab[i * 3]!, lab[i * 3 + 1]!, lab[i * 3 + 2]!)) continue;
       else if (rise > 0 && !forehead[i]) continue;
       raw[i] = 1;
     }
@@ -475,7 +485,10 @@ export function skinTones(m: SkinModel): Array<[number, number, number]> {
   const chroma = Math.hypot(a, b);
   // A warm shadow on coloured skin; a grey or sepia print keeps its own hue.
   const warm = clamp(chroma / 0.05, 0, 1) * 0.012;
-  const mid: Lab = [clamp(L + 0.06, 0.35, 0.9), a * 1.2, b * 1.15];
+  // The base tone is the lit side's (session 11): a half-shaded face (an old print lit from
+  // one side) is not painted in its mean, a darker grey than the face the photo shows.
+  const base = Math.max(L, Math.min(L + 0.08, m.lit ?? L));
+  const mid: Lab = [clamp(base + 0.06, 0.35, 0.9), a * 1.2, b * 1.15];
   const shadow: Lab = [mid[0] - 0.085, mid[1] + warm, mid[2] + warm * 0.3];
   const light: Lab = [Math.min(0.95, mid[0] + 0.05), mid[1] * 0.92, mid[2] * 0.92];
   return [shadow, mid, light].map(
@@ -764,18 +777,28 @@ async function drawFeatures(
       `<path d="${closedPath(innerMouth)}" fill="${fill}" stroke="${ink}" stroke-width="${lw}" stroke-linejoin="round"/>`,
     );
   } else {
-    const line = MESH_MOUTH_LINE.map(at);
-    const last = line.length - 1;
-    const lift = (p: Pt, t: number): Pt => [p[0] + up[0] * fw * t, p[1] + up[1] * fw * t];
-    line[0] = lift(line[0]!, 0.022);
-    line[last] = lift(line[last]!, 0.022);
-    line[1] = lift(line[1]!, 0.008);
-    line[last - 1] = lift(line[last - 1]!, 0.008);
+    // The photo's own mouth line (session 11): a frown, a worried or a neutral mouth stays as
+    // photographed; the mesh line is only smoothed, never lifted into a smile.
+    const line = smileLine(MESH_MOUTH_LINE.map(at), up, fw);
     parts.push(
       `<path d="${openPath(line)}" fill="none" stroke="${ink}" stroke-width="${lw}" stroke-linecap="round" stroke-linejoin="round"/>`,
     );
   }
   await paint(img, region, `<defs>${defs.join("")}</defs>${parts.join("")}`, (i) => (mask.data[i] ? 1 : 0));
+}
+
+/**
+ * The closed mouth's line as the photo has it (session 11): each point's height above or below
+ * the mouth's middle (mesh 13, along the face's `up` axis) stretched by a third, so a frown, a
+ * worried or a neutral mouth reads as such at sticker size and a smile stays a smile. Nothing is
+ * added: a straight mouth stays straight (the old gentle smile turned every face cheerful).
+ */
+export function smileLine(line: Pt[], up: Pt, fw: number): Pt[] {
+  const c = line[Math.floor(line.length / 2)]!;
+  return line.map(([x, y]) => {
+    const h = clamp((x - c[0]) * up[0] + (y - c[1]) * up[1], -fw * 0.06, fw * 0.06);
+    return [x + up[0] * h * 0.35, y + up[1] * h * 0.35];
+  });
 }
 
 /**

@@ -7,6 +7,7 @@ import { cutOutPeople, noSubjectError } from "../../shared/subject";
 import { badgeMask, cutOutWholeObject } from "../../shared/whole-object";
 import { inspect, WORK_SIDE } from "./rules";
 import { drawPeople, withEars } from "./person-art";
+import { defringe, guidedSmooth, spreadTones, trueColours } from "./smooth";
 import {
   bounds,
   distanceOutside,
@@ -31,6 +32,12 @@ const INK: readonly [number, number, number] = [62, 40, 48];
 const RIM: readonly [number, number, number] = [196, 198, 206];
 const SHADOW: readonly [number, number, number] = [70, 78, 100];
 const SHADOW_OPACITY = 0.28;
+/** Edge-preserving smoothing before the palette (session 11): radius in working pixels, and
+ * the variance (8-bit levels squared) below which a window is flattened to its mean. */
+const SMOOTH_RADIUS = 4;
+const SMOOTH_EPS = 24 ** 2;
+/** The matte's edge band repainted from inside (session 11), as a share of the subject's size. */
+const FRINGE_SHARE = 0.005;
 
 const NO_FACE = "No face was found in this photo. Please upload a clear portrait.";
 
@@ -92,14 +99,25 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     src.data.copy(crop.data, y * cw * 3, from * 3, (from + cw) * 3);
     cropMask.data.set(subject.data.subarray(from, from + cw), y * cw);
   }
-  const cartoon = await cartoonise(crop, cropMask, {
+  // A faded print's narrow band of tones spread over the paper's range (session 11). Faces'
+  // skin is still read on the photo as it is (a shaded cheek stays within the skin's range).
+  // The matte's edge (a mix of subject and backdrop) in the subject's own colours first.
+  const clean = defringe(crop, cropMask, Math.max(2, long * FRINGE_SHARE));
+  const toned = spreadTones(clean, cropMask);
+  // Flattened at a size where the largest face (its padded box) is still about 170 px wide, so its features survive.
+  const workSide = faces[0] ? Math.max(440, (long * 170) / faces[0].box[2]) : 560;
+  // Texture (fur, hair strands, an old print's grain) smoothed away first, contours kept.
+  const perWork = Math.max(cw, ch) / Math.min(workSide, Math.max(cw, ch));
+  const smoothed = guidedSmooth(toned, cropMask, SMOOTH_RADIUS * perWork, SMOOTH_EPS);
+  const cartoon = await cartoonise(smoothed, cropMask, {
     colours: 10,
-    // Flattened at a size where the largest face (its padded box) is still about 170 px wide, so its features survive.
-    workSide: faces[0] ? Math.max(440, (long * 170) / faces[0].box[2]) : 560,
+    workSide,
     median: 7,
     ink: INK,
     inkStep: 55,
   });
+  // Each flat area in its own photo colour, not the shared palette's nearest entry.
+  trueColours(cartoon, smoothed, cropMask, INK);
   // People: skin in soft tones of its own colour, features and blush drawn from the face mesh.
   if (faces.length)
     await drawPeople({ photo: crop, cartoon, mask: cropMask, faces, offset: [-box.x0, -box.y0] });
