@@ -185,6 +185,30 @@ describe("16-bit-video-game-character", () => {
     expect(iris.some((i) => labels[i] === labels[0])).toBe(false);
   });
 
+  it("draws an animal's eyes as a dark pupil with a light shine (a mirrored raccoon, session 11)", async () => {
+    // Mirrored, so nothing is tuned to the fixture. The raccoon's eyes were lost in its dark
+    // mask: the grid's average dims a catch-light into the dark around it (no such cell before).
+    const input = await sharp(await photo("pet-2-raccoon.jpg"))
+      .flop()
+      .png()
+      .toBuffer();
+    const img = await raw((await render(request("16-bit-video-game-character", input))).bytes);
+    expect(distinctColors(img)).toBeLessThanOrEqual(COLOURS);
+    const { grid, cols, rows } = cells(img);
+    // An eye: a light cell (a shine) with dark pupil cells on two opposite sides of it.
+    const eyes: [number, number][] = [];
+    for (let y = 1; y < rows - 1; y++)
+      for (let x = 1; x < cols - 1; x++) {
+        const i = y * cols + x;
+        if (labKey(grid[i]!)[0] < 0.85) continue;
+        const dark = (j: number) => grid[j] === OUTLINE_KEY;
+        if ((dark(i - 1) && dark(i + 1)) || (dark(i - cols) && dark(i + cols))) eyes.push([x, y]);
+      }
+    // Two of them, an eye's width or more apart, level with each other (a face's two eyes).
+    const pair = eyes.some(([x, y]) => eyes.some(([u, v]) => Math.abs(u - x) >= 5 && Math.abs(v - y) <= 4));
+    expect(pair).toBe(true);
+  });
+
   it("keeps each face's eyes as dark cells at the mesh's eye positions (a mirrored waist-up portrait)", async () => {
     // Mirrored, so nothing is tuned to the fixture; F3's eyes vanished into the skin's colours.
     const input = await sharp(await photo("portrait-female-3-nasa.png", 768))

@@ -23,7 +23,7 @@ import { components } from "../../shared/components";
 import { drawFaces, limitColours, nearestOf, SKIN } from "../../shared/pixel-face";
 import { PRINT_SKIN_HUE, printTone } from "../../shared/print-ramp";
 import { detectFaces, personMatte, type Face } from "../../vision/human";
-import { drawBackdrop, drawSprite, subjectCells } from "./scene";
+import { ANIMALS, drawBackdrop, drawEyes, drawSprite, findShines, subjectCells } from "./scene";
 import type { RenderRequest } from "@/core/ports/renderer";
 
 /**
@@ -339,7 +339,8 @@ export function handColour(out: Uint8Array, drawn: Uint8Array, cells: number[], 
  * matte did not take: the backdrop layer alone, a coarse two-cell mosaic, is cruder than that.
  */
 async function gameScene(work: RawImage, lab: Float32Array, cols: number, rows: number) {
-  const subject = await subjectCells(work, cols, rows);
+  const about: { label?: string } = {};
+  const subject = await subjectCells(work, cols, rows, about);
   if (!subject || subject === "person") return null;
   // The colours shared by the area each layer covers: 3 to 6 for the backdrop, the rest of the
   // 15 (the outline is the 16th) for the sprite.
@@ -368,8 +369,27 @@ async function gameScene(work: RawImage, lab: Float32Array, cols: number, rows: 
       )
         out.set(OUTLINE, i * 3);
     }
+  // An animal's eyes: a dark pupil and a one-cell shine where the photo has a catch-light.
+  if (ANIMALS.has(about.label ?? "")) {
+    let light = 0;
+    for (let j = 1; j < rgb.length / 3; j++) if (lum(rgb, j) > lum(rgb, light)) light = j;
+    drawEyes(
+      out,
+      lab,
+      cols,
+      rows,
+      subject,
+      findShines(work, cols, rows, subject),
+      rgb.subarray(light * 3, light * 3 + 3),
+      OUTLINE,
+    );
+  }
   return out;
 }
+
+/** A colour's rough luminance (for picking the lightest of a palette). */
+const lum = (rgb: Uint8Array, j: number) =>
+  0.2126 * rgb[j * 3]! + 0.7152 * rgb[j * 3 + 1]! + 0.0722 * rgb[j * 3 + 2]!;
 
 export async function render(req: RenderRequest): Promise<EffectOutput> {
   const bytes = firstImage(req);

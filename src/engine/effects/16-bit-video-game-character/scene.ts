@@ -4,6 +4,7 @@ import { largestComponent } from "../../shared/components";
 import { fillHoles } from "../../shared/mask";
 import {
   cleanLoneCells,
+  labOf,
   kMeansPalette,
   lightnessRange,
   nearestIndices,
@@ -33,6 +34,7 @@ export async function subjectCells(
   work: RawImage,
   cols: number,
   rows: number,
+  out?: { label?: string },
 ): Promise<Uint8Array | "person" | null> {
   const { width, height } = work;
   const area = width * height;
@@ -44,6 +46,7 @@ export async function subjectCells(
   // Nothing the detector knows: the photo is drawn whole. A cut by focus alone took the sharp
   // middle of an undetected close-up's face (an outline across a cat's face).
   if (!thing) return null;
+  if (out) out.label = thing.label;
   // Cut at twice the grid's size (GrabCut's cost grows with the area; the sprite needs no more).
   const k = Math.min(1, (2 * Math.max(cols, rows)) / Math.max(width, height));
   const mw = Math.max(1, Math.round(width * k));
@@ -74,6 +77,10 @@ export async function subjectCells(
 
 /** Chroma of the sprite raised a little (a cluster mean is paler than the colours it stands for). */
 const SPRITE_CHROMA = 1.15;
+/** The sprite's lightness gamma after the stretch: under 1 opens the shadows. */
+const SPRITE_GAMMA = 0.8;
+/** A sprite whose median lightness (after the stretch) is under this is low-key: its shadows are opened. */
+const LOW_KEY = 0.55;
 /** Weight of a and b against lightness when matching a cell to the sprite's colours. */
 const HUE_WEIGHT = 2;
 /**
@@ -90,6 +97,8 @@ const ACCENT_L_WEIGHT = 0.3;
 const MIN_ACCENT_CELLS = 3;
 /** Accents painted this much richer (a small colour must read at a glance). */
 const ACCENT_CHROMA = 1.3;
+/** A cell with under this share of a palette colour's chroma is a grey beside it, not a shade of it. */
+const NEUTRAL = 0.3;
 /** Palette slots kept for accents. */
 const ACCENTS = 2;
 
@@ -108,7 +117,10 @@ function hueApart(lab: Float32Array, i: number, palette: Float32Array, j: number
   if (c < 0.02) return Math.hypot(dl, ACCENT_HUE_WEIGHT * da, ACCENT_HUE_WEIGHT * db);
   const along = (da * pa + db * pb) / c;
   const across = (da * pb - db * pa) / c;
-  return Math.hypot(dl, along, ACCENT_HUE_WEIGHT * across);
+  // Session 11: a near-grey cell beside a colour (a steel spoon on a red cup) is a colour of
+  // its own, not a paler shade of it: the loss of chroma counts as a change of hue.
+  const grey = Math.hypot(lab[i * 3 + 1]!, lab[i * 3 + 2]!) < NEUTRAL * c;
+  return Math.hypot(dl, grey ? ACCENT_HUE_WEIGHT * along : along, ACCENT_HUE_WEIGHT * across);
 }
 
 /**
@@ -124,7 +136,7 @@ export function spritePalette(
   use: Uint8Array,
   k: number,
 ): { palette: Float32Array; idx: Uint8Array } {
-  const main = kMeansPalette(lab, n, k - ACCENTS, { use });
+  const main = distinctPalette(lab, n, k - ACCENTS, use);
   const far = new Uint8Array(n);
   let count = 0;
   for (let i = 0; i < n; i++) {
@@ -137,7 +149,7 @@ export function spritePalette(
     }
   }
   if (count < MIN_ACCENT_CELLS) {
-    const palette = kMeansPalette(lab, n, k, { use });
+    const palette = distinctPalette(lab, n, k, use);
     return { palette, idx: nearestWeighted(lab, n, palette) };
   }
   // Clustered by hue (a and b weighted up, lightness down): a green iris and a pink nose, not their mean.
@@ -153,6 +165,35 @@ export function spritePalette(
   const idx = nearestWeighted(lab, n, main);
   for (let i = 0; i < n; i++) if (far[i]) idx[i] = main.length / 3 + accentIdx[i]!;
   return { palette, idx };
+}
+
+/** Two main colours closer than this (OKLab) are one shade drawn twice: fur read as camouflage. */
+const MIN_STEP = 0.09;
+
+/**
+ * Session 11: k-means colours over `use`, at most k, fewer while two of them lie within
+ * MIN_STEP: a uniform coat or surface gets a few distinct shades, as a sprite artist's ramp,
+ * not many near-alike ones patched across it.
+ */
+function distinctPalette(lab: Float32Array, n: number, k: number, use: Uint8Array): Float32Array {
+  let palette = kMeansPalette(lab, n, k, { use });
+  for (let kk = k - 1; kk >= 4; kk--) {
+    let min = Infinity;
+    const m = palette.length / 3;
+    for (let a = 0; a < m; a++)
+      for (let b = a + 1; b < m; b++)
+        min = Math.min(
+          min,
+          Math.hypot(
+            palette[a * 3]! - palette[b * 3]!,
+            palette[a * 3 + 1]! - palette[b * 3 + 1]!,
+            palette[a * 3 + 2]! - palette[b * 3 + 2]!,
+          ),
+        );
+    if (min >= MIN_STEP) break;
+    palette = kMeansPalette(lab, n, kk, { use });
+  }
+  return palette;
 }
 
 /** Each cell's nearest palette entry by the weighted distance. */
@@ -198,6 +239,13 @@ function stretch(
 export function drawSprite(lab: Float32Array, cols: number, rows: number, use: Uint8Array, k: number) {
   const n = cols * rows;
   const toned = stretch(lab, n, use, SPRITE_CHROMA);
+  // Session 11: a low-key sprite's shadows opened (a dark red cup's body read as murk beside
+  // its saucer's shadow); a light one (a tabby's pale fur) keeps its tones and its eyes' colour.
+  const ls: number[] = [];
+  for (let i = 0; i < n; i++) if (use[i]) ls.push(toned[i * 3]!);
+  ls.sort((a, b) => a - b);
+  if ((ls[ls.length >> 1] ?? 1) < LOW_KEY)
+    for (let i = 0; i < n; i++) toned[i * 3] = toned[i * 3]! ** SPRITE_GAMMA;
   const { palette, idx } = spritePalette(toned, n, use, k);
   const backdrop = use.map((v) => (v ? 0 : 1));
   return { idx: cleanLoneCells(idx, cols, rows, palette, { ignore: backdrop }), rgb: paletteRgb(palette) };
@@ -285,4 +333,123 @@ export function drawBackdrop(
       out.set(rgb.subarray(j * 3, j * 3 + 3), i * 3);
     }
   return out;
+}
+
+/** The detector's animals (COCO): a subject with eyes to draw. */
+export const ANIMALS = new Set([
+  "bird",
+  "cat",
+  "dog",
+  "horse",
+  "sheep",
+  "cow",
+  "elephant",
+  "bear",
+  "zebra",
+  "giraffe",
+]);
+/** An eye's ring (OKLab L) is at most this dark: a catch-light on dark fur or an iris, not on a light coat. */
+const EYE_RING = 0.38;
+/** A cell this dark or darker beside an eye's catch-light is its pupil. */
+const PUPIL_L = 0.45;
+
+/**
+ * Session 11: an animal's eyes as a sprite artist draws them, a dark pupil with a one-cell shine,
+ * from the catch-lights on a dark ring (`findShines`; the grid alone loses them in a dark mask
+ * or fur). The shine takes the sprite's lightest colour, the pupil the outline's: no new colour.
+ */
+export function drawEyes(
+  out: Uint8Array,
+  lab: Float32Array,
+  cols: number,
+  rows: number,
+  sprite: Uint8Array,
+  shines: { cell: number; ring: number }[],
+  light: Uint8Array,
+  dark: Uint8Array,
+): number {
+  let drawn = 0;
+  for (const { cell, ring } of shines) {
+    // One animal, two eyes: the strongest two (a wet nose's or wet fur's glints come after).
+    if (ring > EYE_RING || drawn >= 2) continue;
+    const x0 = cell % cols;
+    const y0 = Math.floor(cell / cols);
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) {
+        const x = x0 + dx;
+        const y = y0 + dy;
+        if (x < 0 || y < 0 || x >= cols || y >= rows) continue;
+        const i = y * cols + x;
+        if (sprite[i] && lab[i * 3]! <= PUPIL_L) out.set(dark, i * 3);
+      }
+    out.set(light, cell * 3);
+    drawn++;
+  }
+  return drawn;
+}
+
+/** A catch-light: at least this light (OKLab L) at the working copy's size... */
+const SHINE_L = 0.78;
+/** ...and this much lighter than the ring around it (an eye's dark iris and pupil round it). */
+const SHINE_LIFT = 0.3;
+/** The ring's radius, in working-copy pixels (a catch-light is 1-3 px at 384 px, an eye 8-30). */
+const SHINE_RING = 4;
+/** At most this many pixels near it as light as it: a small spot, not a light patch or a rim. */
+const SHINE_SPOT = 10;
+
+/**
+ * Session 11: the catch-lights the grid loses (the 3 px median and the area average dim a 2 px
+ * spot into the dark of an eye): small spots much lighter than a dark ring round them, found on
+ * the working copy, as the cells of `sprite` holding them (one per cell, strongest first).
+ */
+export function findShines(
+  work: RawImage,
+  cols: number,
+  rows: number,
+  sprite: Uint8Array,
+): { cell: number; ring: number }[] {
+  const { width, height, data } = work;
+  const L = new Float32Array(width * height);
+  const lab = labOf(data, width * height);
+  for (let i = 0; i < L.length; i++) L[i] = lab[i * 3]!;
+  const ring: [number, number][] = [];
+  for (let a = 0; a < 16; a++)
+    ring.push([
+      Math.round(SHINE_RING * Math.cos((a * Math.PI) / 8)),
+      Math.round(SHINE_RING * Math.sin((a * Math.PI) / 8)),
+    ]);
+  const found: { cell: number; ring: number; l: number }[] = [];
+  const sx = cols / width;
+  const sy = rows / height;
+  for (let y = SHINE_RING; y < height - SHINE_RING; y++)
+    for (let x = SHINE_RING; x < width - SHINE_RING; x++) {
+      const l = L[y * width + x]!;
+      if (l < SHINE_L) continue;
+      const cell = Math.min(rows - 1, Math.floor(y * sy)) * cols + Math.min(cols - 1, Math.floor(x * sx));
+      if (!sprite[cell]) continue;
+      // A local maximum.
+      let top = true;
+      for (let dy = -1; dy <= 1 && top; dy++)
+        for (let dx = -1; dx <= 1; dx++) if ((dx || dy) && L[(y + dy) * width + x + dx]! > l) top = false;
+      if (!top) continue;
+      let sum = 0;
+      let max = 0;
+      for (const [dx, dy] of ring) {
+        const v = L[(y + dy) * width + x + dx]!;
+        sum += v;
+        max = Math.max(max, v);
+      }
+      const mean = sum / ring.length;
+      if (l - mean < SHINE_LIFT || max > l - SHINE_LIFT / 2) continue;
+      let spot = 0;
+      for (let dy = -2; dy <= 2; dy++)
+        for (let dx = -2; dx <= 2; dx++) if (L[(y + dy) * width + x + dx]! > l - 0.12) spot++;
+      if (spot > SHINE_SPOT) continue;
+      found.push({ cell, ring: mean, l });
+    }
+  found.sort((a, b) => b.l - a.l);
+  const seen = new Set<number>();
+  return found
+    .filter((f) => !seen.has(f.cell) && (seen.add(f.cell), true))
+    .map(({ cell, ring: r }) => ({ cell, ring: r }));
 }
