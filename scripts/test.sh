@@ -76,8 +76,8 @@ step "production build"
 npx next build
 # Tests that need the build: the client bundle holds none of the server's prompts; real
 # production servers refuse a DATA_DIR in use and a busy port; every page's first-load
-# JavaScript stays within its budget.
-PHOTOFX_REQUIRE_BUILD=1 npx vitest run src/engine/prompts.bundle.test.ts tests/integration/start-guards.test.ts tests/build/js-budget.test.ts
+# JavaScript stays within its budget; the inlined stylesheet is in the RSC payload once.
+PHOTOFX_REQUIRE_BUILD=1 npx vitest run src/engine/prompts.bundle.test.ts tests/integration/start-guards.test.ts tests/build/js-budget.test.ts tests/build/inline-css.test.ts
 
 step "browser tests (Playwright, Debian chromium)"
 npx playwright test

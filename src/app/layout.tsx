@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import "./globals.css";
 
 /**
  * Every page is rendered per request: each response carries a fresh script nonce in its
@@ -8,7 +7,12 @@ import "./globals.css";
  */
 export const dynamic = "force-dynamic";
 
-/** The <html> element lives in [locale]/layout.tsx, where the language is known. */
+/**
+ * The <html> element and the stylesheet live in [locale]/layout.tsx, where the language is known.
+ * The stylesheet is imported there, not here: Turbopack lists a layout's CSS for every module
+ * below it, the global error boundary included, so with `inlineCss` a stylesheet imported here
+ * was written into each page's RSC payload twice (docs/PERFORMANCE.md, session 11).
+ */
 export default function RootLayout({ children }: { children: ReactNode }) {
   return children;
 }

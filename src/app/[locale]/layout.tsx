@@ -10,6 +10,7 @@ import { routing } from "@/i18n/routing";
 import { siteOrigin } from "@/i18n/seo";
 import { Footer } from "@/ui/layout/Footer";
 import { Header } from "@/ui/layout/Header";
+import "../globals.css";
 
 export function generateStaticParams() {
   return routing.locales.map((locale) => ({ locale }));
