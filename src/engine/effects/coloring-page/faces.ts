@@ -262,6 +262,7 @@ export function clearTracedFaces(
         want[i] = 1;
     }
     const d = Math.max(2, Math.round(fw / 80));
+    const hairlines: number[][] = [];
     forEachPiece8(want, w, h, (piece) => {
       if (piece.length < EDGE_MIN * fw) return;
       let near = 0;
@@ -285,7 +286,171 @@ export function clearTracedFaces(
             if (inner[yy * w + xx] || zone[yy * w + xx]) lines[yy * w + xx] = 0;
       }
       for (const p of piece) lines[p] = 1;
+      if (y0OfPiece(piece, w) <= brows) hairlines.push(Array.from(piece));
     });
+    // Session 11: the hairline's ends closed onto the head's or the face's outline when the gap
+    // is small (the skin's boundary stops at the brows' height, or where the photo has no edge,
+    // short of the temples' line: hair and face were one region to colour).
+    closeHairline(lines, w, h, hairlines, { fw, subject, face, glasses, scale });
+  }
+}
+
+/** The topmost row of a piece. */
+function y0OfPiece(piece: ArrayLike<number>, w: number): number {
+  let y0 = Infinity;
+  for (let k = 0; k < piece.length; k++) y0 = Math.min(y0, Math.floor(piece[k]! / w));
+  return y0;
+}
+
+/** No pixel of `mask` on the straight line from (x0, y0) to (x1, y1). */
+function clearPath(mask: Uint8Array, w: number, x0: number, y0: number, x1: number, y1: number): boolean {
+  const steps = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0) * 2));
+  for (let s = 0; s <= steps; s++)
+    if (mask[Math.round(y0 + ((y1 - y0) * s) / steps) * w + Math.round(x0 + ((x1 - x0) * s) / steps)])
+      return false;
+  return true;
+}
+
+/** A hairline is closed when it spans at least this share of the face across. */
+const HAIRLINE_SPAN = 0.35;
+/** A hairline's end joins an outline at most this share of the face away. */
+const CLOSE_GAP = 0.3;
+/** Its direction at an end: the last stretch this share of the face long. */
+const TANGENT = 0.08;
+/** The join's direction from the end's: its cosine at least this (within 75 degrees). */
+const CONE = 0.25;
+
+/**
+ * Each hairline's two ends (its extremes across the face) joined by a straight line to the
+ * person's outline (else the nearest other line) within CLOSE_GAP of the face, ahead of the end
+ * (within 75 degrees of its direction), on its own side of the face and not back across it,
+ * never through the features.
+ */
+function closeHairline(
+  lines: Uint8Array,
+  w: number,
+  h: number,
+  hairlines: number[][],
+  o: { fw: number; subject: Uint8Array | null; face: Face; glasses: Glasses | null; scale: number },
+): void {
+  if (!hairlines.length) return;
+  const { fw, subject, face, glasses, scale } = o;
+  // Never through an eye, a brow or a lens (their outlines grown by 4 % of the face about
+  // their centres): a join may pass beside them, down the temple.
+  const features = new Uint8Array(w * h);
+  const parts: Pt[][] = [
+    ...MESH_EYES.map((e) => [e.outer, ...e.upper, e.inner, ...e.lower.slice().reverse()]),
+    ...MESH_BROWS.map((b) => [...b.upper, ...b.lower.slice().reverse()]),
+  ].map((ids) => ids.map((i) => [face.mesh[i]![0] * scale, face.mesh[i]![1] * scale] as Pt));
+  for (const rim of glasses?.rims ?? []) parts.push(rim.map(([x, y]) => [x * scale, y * scale] as Pt));
+  for (const part of parts) {
+    const mx = part.reduce((t, p) => t + p[0], 0) / part.length;
+    const my = part.reduce((t, p) => t + p[1], 0) / part.length;
+    const grown = part.map(([x, y]) => {
+      const l = Math.hypot(x - mx, y - my) || 1;
+      const g = 1 + (0.04 * fw) / l;
+      return [mx + (x - mx) * g, my + (y - my) * g] as Pt;
+    });
+    const m = polygonMask(grown, w, h);
+    for (let i = 0; i < w * h; i++) if (m[i]) features[i] = 1;
+  }
+  const gap = CLOSE_GAP * fw;
+  const le = face.mesh[33]!;
+  const re = face.mesh[263]!;
+  const el = Math.hypot(re[0] - le[0], re[1] - le[1]) || 1;
+  const ex: Pt = [(re[0] - le[0]) / el, (re[1] - le[1]) / el];
+  const cx = ((le[0] + re[0]) / 2) * scale;
+  const cy = ((le[1] + re[1]) / 2) * scale;
+  const own = new Uint8Array(w * h);
+  const near = Math.max(2, Math.round(fw / 40));
+  for (const piece of hairlines)
+    for (const p of piece) {
+      const x = p % w;
+      const y = (p - x) / w;
+      for (let yy = Math.max(0, y - near); yy <= Math.min(h - 1, y + near); yy++)
+        for (let xx = Math.max(0, x - near); xx <= Math.min(w - 1, x + near); xx++) own[yy * w + xx] = 1;
+    }
+  // The person's outline (drawn bold and unbroken round the matte) first: a traced line at the
+  // temple is often broken itself, and the hair would still leak into the face through it.
+  const outline = (i: number) => {
+    if (own[i] || !subject || subject[i]! < 128) return false;
+    const x = i % w;
+    return (
+      x > 0 &&
+      x < w - 1 &&
+      i >= w &&
+      i < w * (h - 1) &&
+      (subject[i - 1]! < 128 || subject[i + 1]! < 128 || subject[i - w]! < 128 || subject[i + w]! < 128)
+    );
+  };
+  const traced = (i: number) => !own[i] && !!lines[i];
+  const joins: Array<[number, number, number, number]> = [];
+  for (const piece of hairlines) {
+    let lo = piece[0]!;
+    let hi = piece[0]!;
+    let tLo = Infinity;
+    let tHi = -Infinity;
+    for (const p of piece) {
+      const x = p % w;
+      const t = (x - cx) * ex[0] + ((p - x) / w - cy) * ex[1];
+      if (t < tLo) [tLo, lo] = [t, p];
+      if (t > tHi) [tHi, hi] = [t, p];
+    }
+    // A hairline spans the forehead: short pieces (a highlight in blonde hair) are no hairline.
+    if (tHi - tLo < HAIRLINE_SPAN * fw) continue;
+    for (const [end, side] of [
+      [lo, -1],
+      [hi, 1],
+    ] as const) {
+      const x = end % w;
+      const y = (end - x) / w;
+      // The line's direction at its end (from the mean of its last stretch): the join goes on
+      // that way (within 75 degrees), down the temple, not sideways across the hair.
+      let mx = 0;
+      let my = 0;
+      let n = 0;
+      for (const p of piece) {
+        const px = p % w;
+        const py = (p - px) / w;
+        if (Math.hypot(px - x, py - y) <= TANGENT * fw) {
+          mx += px;
+          my += py;
+          n++;
+        }
+      }
+      const tl = Math.hypot(x - mx / n, y - my / n);
+      if (tl < 1) continue;
+      const tx = (x - mx / n) / tl;
+      const ty = (y - my / n) / tl;
+      const nearest = (target: (i: number) => boolean): [number, number, number] => {
+        let best = Infinity;
+        let bx = -1;
+        let by = -1;
+        const g = Math.ceil(gap);
+        for (let yy = Math.max(0, y - g); yy <= Math.min(h - 1, y + g); yy++)
+          for (let xx = Math.max(0, x - g); xx <= Math.min(w - 1, x + g); xx++) {
+            const d = Math.hypot(xx - x, yy - y);
+            if (d > gap || d >= best) continue;
+            // On its own side: not back across the face.
+            if (((xx - x) * ex[0] + (yy - y) * ex[1]) * side < -0.03 * fw) continue;
+            if (d > 0 && ((xx - x) * tx + (yy - y) * ty) / d < CONE) continue;
+            if (!target(yy * w + xx) || !clearPath(features, w, x, y, xx, yy)) continue;
+            best = d;
+            bx = xx;
+            by = yy;
+          }
+        return [bx, by, best];
+      };
+      let [bx, by] = nearest(outline);
+      if (bx < 0) [bx, by] = nearest(traced);
+      if (bx < 0) continue;
+      joins.push([x, y, bx, by]);
+    }
+  }
+  for (const [x, y, bx, by] of joins) {
+    const steps = Math.max(1, Math.ceil(Math.hypot(bx - x, by - y) * 2));
+    for (let s = 0; s <= steps; s++)
+      lines[Math.round(y + ((by - y) * s) / steps) * w + Math.round(x + ((bx - x) * s) / steps)] = 1;
   }
 }
 
@@ -501,8 +666,10 @@ export function drawFaceFeatures(
   for (const { face, glasses, look = { child: false, older: false } } of drawn) {
     const at = (i: number): Pt => [face.mesh[i]![0] * k, face.mesh[i]![1] * k];
     const fw = ovalWidth(face) * k;
-    // Line radius by the face's size on the page: about 2 px on a big face, 1.2 on a small one.
-    const r = Math.max(1.2, Math.min(2.3, fw / 120));
+    // Line radius by the face's size on the page: about 2 px on a big face, never thinner than
+    // the traced lines round it (session 11: at 1.2 px a small face's nose, brows and mouth were
+    // fainter than its outline and vanished at phone size, leaving only the eyes).
+    const r = Math.max(MIN_R, Math.min(2.3, fw / 120));
     // The face's own axes (across, from its right eye to its left; down), for its expression.
     const le = mid(at(33), at(133));
     const re = mid(at(362), at(263));
@@ -557,8 +724,9 @@ export function drawFaceFeatures(
     });
     if (look.child || small) {
       // A child's nose, or a small face's: a small curve under its tip (on a small face two
-      // wing curls and closed brows read as a moustache and a frown).
-      stroke(ink, drawW, drawH, smooth([97, 2, 326].map(at)), r * 0.9);
+      // wing curls and closed brows read as a moustache and a frown), from nostril to nostril
+      // (session 11: the tip alone was a dash lost among the cheek's lines).
+      stroke(ink, drawW, drawH, smooth(CHILD_NOSE.map(at)), r);
     } else {
       // The nose: each wing as a curl round its nostril.
       for (const wing of [
@@ -621,7 +789,7 @@ export function drawFaceFeatures(
       drawW,
       drawH,
       smooth((look.child ? [84, 17, 314] : [181, 84, 17, 314, 405]).map(mouthAt)),
-      r * (look.child ? 0.8 : 0.9),
+      r * 0.9,
     );
     const [ux, uy] = at(13);
     const [lx, ly] = at(14);
@@ -656,6 +824,10 @@ export function drawFaceFeatures(
 }
 
 const mid = (a: Pt, b: Pt): Pt => [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+/** The features' thinnest line radius (drawing px): as bold as the traced lines (about 3 px wide). */
+const MIN_R = 1.5;
+/** A child's (or a small face's) nose: the curve under its tip, nostril to nostril. */
+const CHILD_NOSE = [98, 97, 2, 326, 327];
 /** A face narrower than this on the page (px) is drawn with fewer lines. */
 const SMALL_FACE = 110;
 /** A child's eye drawn this much wider and taller about its centre. */
