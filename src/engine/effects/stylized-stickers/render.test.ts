@@ -9,6 +9,7 @@ import { boxMask, featureBoxes } from "../../shared/face-features";
 import { MESH_OVAL as OVAL } from "../../shared/mesh-parts";
 import { earZones } from "./person-art";
 import { largestComponent } from "../../shared/components";
+import { oklab } from "../../shared/pixel-art";
 
 const px = (img: Raw, x: number, y: number) => {
   const i = (y * img.width + x) * 3;
@@ -126,6 +127,51 @@ function subjectPiece(out: Raw): Mask {
   return fillHoles({ data: largestComponent(dark, w, h), width: w, height: h });
 }
 
+/**
+ * The hair around a face, above its nose tip, between 1.15 and 1.6 times its oval (session 11):
+ * the OKLab mean colour's chroma and hue, and the share of "ash" pixels (chroma under 0.03 or a
+ * hue off the copper-to-golden range 10..75 degrees). Near-white (paper, outline), near-black
+ * (ink) and the sky (blue hues) are left out.
+ */
+async function hairColour(bytes: Uint8Array) {
+  const img = await raw(bytes);
+  const { faces } = await detectFaces(bytes);
+  const f = faces[0]!;
+  const [cx, cy] = f.mesh[1]!;
+  const oval = (s: number) => {
+    const m: Mask = { data: new Uint8Array(img.width * img.height), width: img.width, height: img.height };
+    fillPolygon(
+      m,
+      OVAL.map((k): [number, number] => [cx + (f.mesh[k]![0] - cx) * s, cy + (f.mesh[k]![1] - cy) * s]),
+    );
+    return m;
+  };
+  const inner = oval(1.15);
+  const outer = oval(1.6);
+  let sa = 0;
+  let sb = 0;
+  let n = 0;
+  let ash = 0;
+  for (let y = 0; y < Math.min(img.height, cy); y++)
+    for (let x = 0; x < img.width; x++) {
+      const i = y * img.width + x;
+      if (!outer.data[i] || inner.data[i]) continue;
+      const [L, a, b] = oklab(img.data[i * 3]!, img.data[i * 3 + 1]!, img.data[i * 3 + 2]!);
+      const C = Math.hypot(a, b);
+      const hue = (Math.atan2(b, a) * 180) / Math.PI;
+      if (L > 0.88 || L < 0.12 || (C > 0.02 && (hue < -60 || hue > 150))) continue;
+      sa += a;
+      sb += b;
+      n++;
+      if (C < 0.03 || hue < 10 || hue > 75) ash++;
+    }
+  return {
+    chroma: Math.hypot(sa / n, sb / n),
+    hue: (Math.atan2(sb / n, sa / n) * 180) / Math.PI,
+    ash: ash / n,
+  };
+}
+
 describe("stylized-stickers", () => {
   it("cuts the person out onto white with a thick white outline ring and flat colours", async () => {
     const input = await photo("portrait-female-1.jpg", 700);
@@ -233,6 +279,17 @@ describe("stylized-stickers", () => {
     const [r, g, b] = [main >> 16, (main >> 8) & 255, main & 255];
     expect(r).toBeGreaterThan(g);
     expect(g).toBeGreaterThan(b);
+  }, 120_000);
+
+  it("keeps a copper bob copper: the hair's hue and a cartoon's richer chroma, no ash patches", async () => {
+    // Session 11: each flat area in the photo's colour under it had turned this bob ash-brown
+    // with blue-grey patches (41 % of the hair ash, against the photo's 36 %; now about 14 %).
+    const input = await photo("portrait-female-1.jpg");
+    const inPhoto = await hairColour(input);
+    const onSticker = await hairColour((await render(request("stylized-stickers", input))).bytes);
+    expect(Math.abs(onSticker.hue - inPhoto.hue)).toBeLessThan(15);
+    expect(onSticker.chroma).toBeGreaterThan(inPhoto.chroma * 1.15);
+    expect(onSticker.ash).toBeLessThan(0.25);
   }, 120_000);
 
   it("keeps both ears when the person matte cuts one away", async () => {

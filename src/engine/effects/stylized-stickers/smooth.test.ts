@@ -3,7 +3,7 @@ import type { RawImage } from "../../shared/image-io";
 import type { Mask } from "../../shared/mask";
 import { oklab } from "../../shared/pixel-art";
 import { smileLine } from "./person-art";
-import { defringe, spreadTones, trueColours } from "./smooth";
+import { areaColour, defringe, spreadTones, trueColours } from "./smooth";
 
 type Rgb = readonly [number, number, number];
 const image = (w: number, h: number, colour: (x: number, y: number) => Rgb): RawImage => {
@@ -111,5 +111,20 @@ describe("stylized-stickers, session 11", () => {
     expect(blue).toBe(0);
     // The inside is untouched.
     expect(at(out, 40, 40)).toEqual([200, 30, 30]);
+  });
+});
+
+describe("areaColour (session 11)", () => {
+  const hue = ([a, b]: [number, number]) => (Math.atan2(b, a) * 180) / Math.PI;
+  it("keeps a muted copper's hue and chroma (no square grid turning it mauve-grey)", () => {
+    // A dull copper area of hair (hue 21 degrees, chroma 0.03 at lightness 0.49).
+    const c = areaColour(0.49, 0.028, 0.011);
+    expect(Math.abs(hue(c) - 21)).toBeLessThan(5);
+    expect(Math.hypot(...c)).toBeGreaterThanOrEqual(0.03);
+  });
+  it("still draws a cool cast on grey fur and a dark warm charcoal greyer", () => {
+    // A raccoon's violet-tinted grey, a charcoal jacket in warm light.
+    expect(Math.hypot(...areaColour(0.58, 0.015, -0.029))).toBeLessThan(0.025);
+    expect(Math.hypot(...areaColour(0.29, 0.011, 0.01))).toBeLessThan(0.013);
   });
 });

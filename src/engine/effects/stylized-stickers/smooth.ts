@@ -146,8 +146,63 @@ function labOf(r: number, g: number, b: number): readonly [number, number] {
 
 /** OKLab chroma over lightness (a saturation) under which an area is pulled towards grey. */
 const NEUTRAL = 0.1;
-/** OKLab a and b are rounded to this step. */
-const CHROMA_STEP = 0.02;
+/** The same for the warm hues of hair, skin, wood and leather (session 11 fix): a muted copper
+ * or ash-blonde is a material's colour, not a camera's cast, and is pulled only below this. */
+const NEUTRAL_WARM = 0.035;
+/** OKLab chroma is rounded to this step and hue to `HUE_STEP` degrees (polar, so a small
+ * chroma keeps its hue: rounding a and b on a square grid turned a muted copper's 21 degrees
+ * into 0, a mauve grey, and an ash-blonde's 82 into 90, an olive). */
+const CHROMA_STEP = 0.01;
+const HUE_STEP = 5;
+
+/** How much a hue (degrees) belongs to the warm family (reds-oranges to yellows), 0..1. */
+const warmth = (hue: number) => {
+  const h = ((hue % 360) + 360) % 360;
+  if (h >= 15 && h <= 95) return 1;
+  if (h > 95) return Math.max(0, 1 - (h - 95) / 15);
+  return Math.max(0, 1 - Math.min(15 - h, h + 360 - 15) / 15);
+};
+
+/**
+ * An area's colour (a, b) made flat-cartoon ready: near-greys of a cool or purple cast (grey
+ * fur, a charcoal suit under sky light) drawn greyer still, warm materials (hair, skin, wood)
+ * kept in hue and chroma, clear colours `boost` richer; rounded in chroma and hue so areas of
+ * nearly one colour share it exactly. Exported for tests.
+ */
+export function areaColour(
+  L: number,
+  a: number,
+  b: number,
+  boost = 1.2,
+  palette?: readonly [number, number],
+): [number, number] {
+  let C = Math.hypot(a, b);
+  if (C < 1e-6) return [0, 0];
+  let hue = (Math.atan2(b, a) * 180) / Math.PI;
+  const w = warmth(hue);
+  if (palette && w > 0) {
+    // A warm material (hair, skin, wood) whose palette colour is of a near hue: the palette
+    // entry is the centre of all such pixels of the subject (its whole copper bob, graded a
+    // little richer), the area's median only this patch, dulled by strands over the sky or a
+    // sheen. Its hue is met halfway and its chroma not lowered below the palette's.
+    const pc = Math.hypot(palette[0], palette[1]);
+    const ph = (Math.atan2(palette[1], palette[0]) * 180) / Math.PI;
+    const d = ((ph - hue + 540) % 360) - 180;
+    if (pc / Math.max(0.2, L) >= NEUTRAL && warmth(ph) > 0 && Math.abs(d) < 40) {
+      hue += d * 0.5 * w;
+      C = Math.max(C, (pc / boost) * w + C * (1 - w));
+    }
+  }
+  // Dark near-greys (a charcoal suit in warm light) are not a material's colour: only from
+  // a mid lightness up, and not near white (white fur or paper stays white, not cream), is
+  // a muted warm hue kept.
+  const mid = Math.min(1, Math.max(0, (L - 0.35) / 0.15), Math.max(0, (0.92 - L) / 0.1));
+  const neutral = NEUTRAL + (NEUTRAL_WARM - NEUTRAL) * w * mid;
+  const gain = boost * Math.max(0.35, Math.min(1, C / Math.max(0.2, L) / neutral));
+  const c = Math.round((C * gain) / CHROMA_STEP) * CHROMA_STEP;
+  const hq = (Math.round(hue / HUE_STEP) * HUE_STEP * Math.PI) / 180;
+  return [c * Math.cos(hq), c * Math.sin(hq)];
+}
 
 /**
  * Every flat area of the cartoon in its own photo colour (session 11): the palette is shared
@@ -250,16 +305,13 @@ export function trueColours(
     let rgb = colours[c];
     if (!rgb) {
       const k = keys[i]!;
-      const [L] = oklab(k >> 16, (k >> 8) & 255, k & 255);
+      const [L, pa, pb] = oklab(k >> 16, (k >> 8) & 255, k & 255);
       const a = sums[c * 2]!;
       const b = sums[c * 2 + 1]!;
       // Near-greys (fur, a suit, an old print's paper) are drawn greyer still, not tinted by
-      // a camera's cast; clear colours a little richer.
-      const C = Math.hypot(a, b);
-      const gain = boost * Math.max(0.35, Math.min(1, C / Math.max(0.2, L) / NEUTRAL));
-      // On a coarse grid, so areas of nearly one colour share it exactly (a flat look).
-      const q = (v: number) => Math.round((v * gain) / CHROMA_STEP) * CHROMA_STEP;
-      rgb = oklabToRgb(L, q(a), q(b)).map((v) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v))) as [
+      // a camera's cast; warm materials keep theirs; clear colours a little richer.
+      const [qa, qb] = areaColour(L, a, b, boost, [pa, pb]);
+      rgb = oklabToRgb(L, qa, qb).map((v) => (v < 0 ? 0 : v > 255 ? 255 : Math.round(v))) as [
         number,
         number,
         number,
