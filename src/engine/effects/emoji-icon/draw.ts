@@ -42,6 +42,13 @@ export interface IconFace {
 }
 
 export const INK: Lab = [0.22, 0.025, 0.0];
+/** A channel at or above this on the small copy is clipped (a highlight): not skin's colour. */
+const CLIPPED = 246;
+/** The skin's areas, as face-mesh points: each cheek (below the eye, beside the nose) and the
+ * forehead. */
+const SKIN_CHEEK_L = [50, 205, 117, 187, 101];
+const SKIN_CHEEK_R = [280, 425, 346, 411, 330];
+const SKIN_FOREHEAD = [151, 9, 108, 337];
 const clamp = (v: number, a: number, b: number) => Math.min(b, Math.max(a, v));
 const hex = (lab: Lab) =>
   "#" +
@@ -195,7 +202,19 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
       shapeLab[j++] = rawLab[i * 3 + 1]!;
       shapeLab[j++] = rawLab[i * 3 + 2]!;
     }
-  const print = printTone(shapeLab, inside);
+  // A b/w or toned print: the head and the whole cut square (session 11, second pass: a
+  // dark-skinned, dark-haired head is nearly one warm hue by itself, and was hand-coloured as a
+  // print, peach; the square's backdrop and clothes show a colour photo).
+  let inCrop = 0;
+  for (let i = 0; i < n; i++) inCrop += inPhoto[i]!;
+  const cropLab = new Float32Array(inCrop * 3);
+  for (let i = 0, j = 0; i < n; i++)
+    if (inPhoto[i]) {
+      cropLab[j++] = rawLab[i * 3]!;
+      cropLab[j++] = rawLab[i * 3 + 1]!;
+      cropLab[j++] = rawLab[i * 3 + 2]!;
+    }
+  const print = printTone(cropLab, inCrop) ? printTone(shapeLab, inside) : null;
   // Smoothed photo for region colours: texture, dust and scratches gone.
   const r = Math.max(2, Math.round(fw * 0.02));
   const lab = new Float32Array(n * 3);
@@ -223,8 +242,9 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
   const nearMask = polyMask(ovalRaw.map((p) => lerp(oc, p, 1.04 + (0.14 * fw) / Math.max(1, dist(oc, p)))));
   const browMid = lerp(at(105), at(334), 0.5);
 
-  // Skin: the cheeks and forehead, away from eyes, brows and mouth. Its hue is the median; its
-  // lightness the lit side's (session 11: the median with the shadowed half drew pale skin tan).
+  // The skin as the regions' tests see it (hair, cap, beard, the mouth's inside): the cheeks and
+  // forehead, hue the median, lightness the 65th percentile, clipped pixels included. Not the
+  // drawn colour (below).
   const skinPx: Lab[] = [];
   for (const k of [50, 280, 205, 425, 151, 9, 108, 337, 117, 346]) {
     const [cx, cy] = at(k);
@@ -245,6 +265,41 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
         median(skinPx.map((p) => p[1])),
         median(skinPx.map((p) => p[2])),
       ]
+    : [0.75, 0.04, 0.05];
+
+  // Skin (session 11, second pass): read on three areas, each cheek and the forehead, away
+  // from eyes, brows and mouth, from the pixels the camera did not clip (a channel at 246 or
+  // more: a flash's highlight there is pink-white whatever the skin, and drew brown skin
+  // pink-white). The lit area (the highest median of those with enough unclipped pixels) gives
+  // the lightness, the median of its pixels: lit, not a highlight, not the shadowed side. The
+  // hue and chroma are the median of the lit pixels of all three.
+  const areaPx = (ks: number[], keepClipped = false): Lab[] => {
+    const px: Lab[] = [];
+    const rr = fw * 0.035;
+    for (const k of ks) {
+      const [cx, cy] = at(k);
+      for (let y = Math.floor(cy - rr); y <= cy + rr; y++)
+        for (let x = Math.floor(cx - rr); x <= cx + rr; x++) {
+          if (x < 0 || y < 0 || x >= W || y >= H || !inPhoto[y * W + x]) continue;
+          const i = (y * W + x) * 3;
+          if (!keepClipped && Math.max(rgb.data[i]!, rgb.data[i + 1]!, rgb.data[i + 2]!) >= CLIPPED) continue;
+          px.push([rawLab[i]!, rawLab[i + 1]!, rawLab[i + 2]!]);
+        }
+    }
+    return px;
+  };
+  const minPx = Math.max(12, (fw * 0.035) ** 2 * 1.5);
+  const skinAreas = [SKIN_CHEEK_L, SKIN_CHEEK_R, SKIN_FOREHEAD];
+  let usable = skinAreas.map((ks) => areaPx(ks)).filter((a) => a.length >= minPx);
+  // a face clipped all over: its pixels as they are
+  if (!usable.length) usable = skinAreas.map((ks) => areaPx(ks, true)).filter((a) => a.length >= minPx);
+  const areaL = (a: Lab[]) => median(a.map((p) => p[0]));
+  const litArea = usable.length ? usable.reduce((b, a) => (areaL(a) > areaL(b) ? a : b)) : null;
+  const litL = litArea ? areaL(litArea) : 0;
+  // Lit pixels of every usable area: at or above a tenth below the lit area's lightness.
+  const litPx = usable.flat().filter((p) => p[0] >= litL - 0.1);
+  const skinLit: Lab = litArea
+    ? [litL, median(litPx.map((p) => p[1])), median(litPx.map((p) => p[2]))]
     : [0.75, 0.04, 0.05];
 
   // The face frame: "up" from the eyes' line, "across" from the eyes' middle.
@@ -322,12 +377,16 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
 
   // Colours drawn: the photo's, a little brighter and richer (a cartoon's); a print's
   // hand-coloured (peach skin in the print's lightness, brown hair).
-  const skinL = clamp(skinPhoto[0] * 0.8 + 0.2, 0.62, 0.92);
-  // pale skin keeps its own, light chroma (a boost drew it tan)
-  const skinBoost = skinPhoto[0] > 0.72 ? 1.0 : 1.15;
+  // The skin (session 11, second pass): its own lightness, only light skin lifted a little (up
+  // to 0.04, a cartoon's brightness; the old lift with a floor of 0.62 drew dark skin light),
+  // its hue kept among skin's (orange-red to yellow: 42 to 80 degrees; a warm flash's cast drew
+  // brown skin pink), pale skin's chroma its own (a boost drew it tan).
+  const skinL = clamp(skinLit[0] + 0.04 * clamp((skinLit[0] - 0.6) / 0.2, 0, 1), 0.2, 0.92);
+  const skinC = Math.hypot(skinLit[1], skinLit[2]) * (skinLit[0] > 0.72 ? 1.0 : 1.1);
+  const skinHue = clamp(Math.atan2(skinLit[2], skinLit[1]), (42 * Math.PI) / 180, (80 * Math.PI) / 180);
   const skin: Lab = print
-    ? [clamp(skinL, 0.74, 0.86), PRINT_SKIN_HUE[0] * 1.3, PRINT_SKIN_HUE[1] * 1.3]
-    : [skinL, skinPhoto[1] * skinBoost, skinPhoto[2] * skinBoost];
+    ? [clamp(skinPhoto[0] * 0.8 + 0.2, 0.74, 0.86), PRINT_SKIN_HUE[0] * 1.3, PRINT_SKIN_HUE[1] * 1.3]
+    : [skinL, skinC * Math.cos(skinHue), skinC * Math.sin(skinHue)];
   const hairTone = (h: Lab): Lab => {
     if (print) return [clamp(h[0] * 0.9, 0.25, 0.75), 0.02 + 0.01 * h[0], 0.035 + 0.03 * h[0]];
     const L = clamp(h[0] * 1.08 + 0.03, 0.18, 0.94);
@@ -397,6 +456,7 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
   // Each side: hair falling beside the face (it fills the cut-out next to the face at the
   // eyes) is kept below the eyes; otherwise (an ear, short hair) what the cut-out has beside
   // the jaw (an ear in shadow, a dark backdrop) is not hair.
+  let shortSides = 0;
   for (const sgn of [-1, 1]) {
     let box = 0;
     let got = 0;
@@ -410,6 +470,7 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
         box++;
         got += raw0[i]!;
       }
+    if (box > 0 && got < box * 0.5) shortSides++;
     if (box > 0 && got < box * 0.5)
       for (let y = 0; y < H; y++)
         for (let x = 0; x < W; x++) {
@@ -600,6 +661,40 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
   const rgbOfLab = (l: Lab) => oklabToRgb(l[0], l[1], l[2]);
   const hairRgb = rgbOfLab(hairCol);
   const hairShRgb = rgbOfLab(hairShadeCol);
+  // Short hair (session 11, second pass): a few light strokes swept up from the hairline to
+  // the crown, so the flat dome reads as hair, not a knit cap.
+  const strokes: Pt[][] = [];
+  if (shortSides === 2 && !cap && !print) {
+    const R = dist(oc, top);
+    const th0 = Math.atan2(-up[1], -up[0]) + Math.PI; // the direction "up", as an angle
+    for (const d of [-0.9, -0.5, -0.1, 0.3]) {
+      const line: Pt[] = [];
+      for (let q = 0; q <= 10; q++) {
+        const s = q / 10;
+        const th = th0 + d + 0.4 * s;
+        const rr = R + fw * (0.08 + 0.2 * s);
+        line.push([oc[0] + Math.cos(th) * rr, oc[1] + Math.sin(th) * rr]);
+      }
+      strokes.push(line);
+    }
+  }
+  const strokeW = fw * 0.02;
+  const strokeAt = (x: number, y: number): number => {
+    let best = Infinity;
+    for (const line of strokes)
+      for (let q = 0; q < line.length - 1; q++) {
+        const a = line[q]!;
+        const b = line[q + 1]!;
+        const vx = b[0] - a[0];
+        const vy = b[1] - a[1];
+        const t = clamp(((x - a[0]) * vx + (y - a[1]) * vy) / (vx * vx + vy * vy || 1), 0, 1);
+        // tapered: thinner at both ends
+        const w = strokeW * Math.sin(Math.PI * clamp((q + t) / (line.length - 1), 0.08, 0.92));
+        best = Math.min(best, Math.hypot(x - a[0] - vx * t, y - a[1] - vy * t) - w);
+      }
+    return clamp(0.5 - best * UP, 0, 1);
+  };
+  const hairHiRgb = rgbOfLab([hairCol[0] + 0.15, hairCol[1], hairCol[2]]);
   const capRgb = capCol ? rgbOfLab(capCol) : hairRgb;
   const beardRgb = rgbOfLab(beardCol);
   const inkRgb = oklabToRgb(...INK);
@@ -627,6 +722,7 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
       px[1] = hairRgb[1];
       px[2] = hairRgb[2];
       over(hairShRgb, hs);
+      if (strokes.length && ha > 0 && fa < 1) over(hairHiRgb, strokeAt((x + 0.5) / UP, (y + 0.5) / UP) * ha);
       over([faceLayer[j * 4]!, faceLayer[j * 4 + 1]!, faceLayer[j * 4 + 2]!], fa);
       if (beard) over(beardRgb, beardUp[j]! * fa);
       // the fringe: hair drawn over the face high on the forehead
@@ -657,6 +753,7 @@ export async function drawEmoji(icon: IconFace, outSide: number): Promise<DrawnI
     up,
     across,
     skin,
+    skinRef: clamp(skinPhoto[0] * 0.8 + 0.2, 0.62, 0.92),
     shade,
     hairCol,
     print: !!print,
@@ -689,6 +786,10 @@ interface Ctx {
   up: Pt;
   across: Pt;
   skin: Lab;
+  /** The photo's skin lightness, lifted, that the mouth's open and teeth tests compare with
+   * (the drawn skin before session 11's second pass; a dark skin drawn dark must not read every
+   * mouth as open). */
+  skinRef: number;
   shade: Lab;
   hairCol: Lab;
   print: boolean;
@@ -778,7 +879,12 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
   const smw = dist(sm.cl, sm.cr) || 1;
   const cornersUp =
     (lerp(sm.cl, sm.cr, 0.5)[0] - sm.mid[0]) * up[0] + (lerp(sm.cl, sm.cr, 0.5)[1] - sm.mid[1]) * up[1];
-  const smiling = !c.child && dist(at(13), at(14)) > smw * 0.12 && cornersUp > smw * 0.04;
+  // Session 11, second pass: the corners' lift is the smile's cue, the lips' parting only a
+  // helper (a parting of 0.12 of the mouth's width drew one grin squinting and the same grin on
+  // a slightly different copy of the photo staring): corners lifted a tenth of the mouth's
+  // width, or a twenty-fifth with the lips parted.
+  const parted = dist(at(13), at(14)) / smw;
+  const smiling = !c.child && (cornersUp > smw * 0.1 || (parted > 0.08 && cornersUp > smw * 0.04));
   MESH_EYES.forEach((e, k) => {
     const o = at(e.outer);
     const inn = at(e.inner);
@@ -897,7 +1003,7 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
     ...MESH_LIP_LOWER_INNER.slice(1, -1).map(at),
   ];
   const insideL = (sampleLab(rawLab, W, H, innerAll) ?? [0, 0, 0])[0];
-  if (gap > mw * 0.1 || (gap > mw * 0.05 && insideL > c.skin[0] - 0.25)) {
+  if (gap > mw * 0.1 || (gap > mw * 0.05 && insideL > c.skinRef - 0.25)) {
     const inner = scaleAbout(
       [...MESH_MOUTH_LINE.slice(1, -1), ...MESH_LIP_LOWER_INNER.slice(1, -1)].map(at),
       1.1,
@@ -909,7 +1015,7 @@ function features(icon: IconFace, c: Ctx): { body: string; blush: Pt[] } {
       ...MESH_LIP_LOWER_INNER.slice(1, -1).map(at),
     ];
     const inside = sampleLab(rawLab, W, H, all) ?? [0.3, 0, 0];
-    const teeth = inside[0] > c.skin[0] - 0.35;
+    const teeth = inside[0] > c.skinRef - 0.35;
     defs.push(`<clipPath id="mouth"><path d="${smoothClosed(inner)}"/></clipPath>`);
     const upperY = MESH_MOUTH_LINE.map(at);
     parts.push(

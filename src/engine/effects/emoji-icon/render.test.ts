@@ -7,7 +7,7 @@ import { oklab } from "../../shared/pixel-art";
 import { featureBoxes } from "../../shared/face-features";
 import { inPolygon } from "../../shared/mask";
 import { MESH_OVAL } from "../../shared/mesh-parts";
-import { drawIcon, OUTLINE, render } from "./render";
+import { drawIcon, OUTLINE, RIM, render } from "./render";
 import { check, safety } from "./rules";
 
 const alphaAt = (img: Raw, x: number, y: number) => img.data[(y * img.width + x) * 4 + 3]!;
@@ -155,8 +155,9 @@ describe("emoji-icon", () => {
       // are the rest); the photo's texture would spread over thousands.
       expect(topShare(out, 16)).toBeGreaterThan(0.75);
 
-      // Bold dark outline: walking in from the edge along rays towards the centre, the first
-      // opaque pixels are dark for several pixels, all the way round.
+      // Bold dark outline: walking in from the edge along rays towards the centre, past the
+      // thin light rim (session 11, second pass), the opaque pixels are dark for several pixels,
+      // all the way round.
       for (let k = 0; k < 36; k++) {
         const angle = (k / 36) * 2 * Math.PI;
         let r = 255;
@@ -165,6 +166,7 @@ describe("emoji-icon", () => {
           Math.round(256 + rr * Math.sin(angle)),
         ];
         while (r > 0 && alphaAt(out, at(r)[0]!, at(r)[1]!) < 255) r--;
+        for (let rim = 0; rim < RIM + 2 && lumaAt(out, at(r)[0]!, at(r)[1]!) >= 70; rim++) r--;
         let dark = 0;
         while (r - dark > 0 && lumaAt(out, at(r - dark)[0]!, at(r - dark)[1]!) < 70) dark++;
         expect(dark, `ray ${k}`).toBeGreaterThanOrEqual(6);
@@ -310,6 +312,160 @@ describe("emoji-icon", () => {
       expect(white, `mesh ${k}`).toBeGreaterThan(fw * fw * 0.004);
     }
   }, 60_000);
+
+  // Session 11, second pass: M1's brown skin was drawn pink-white (a flash's clipped highlight
+  // read as the skin, then every skin lifted towards white with a floor of 0.62). The drawn skin
+  // keeps the photo's lit skin's lightness, measured here on the photo itself: each cheek and the
+  // forehead, unclipped pixels, the lightest area's median. The darkened copies are darker-skinned
+  // faces (the fixtures have no dark-skinned adult).
+  it.each([
+    ["portrait-male-1.jpg", 1],
+    ["portrait-male-1.jpg", 0.55],
+    ["portrait-male-2.jpg", 0.5],
+    ["portrait-male-1.jpg", 0.42],
+  ] as const)(
+    "draws %s's skin (darkened x%s) at the photo's own lightness",
+    async (name, gain) => {
+      const input = await sharp(await photo(name, 900))
+        .removeAlpha()
+        .linear(gain, 0)
+        .png()
+        .toBuffer();
+      const img = await raw(input, 3);
+      const { faces } = await detectFaces(input);
+      const face = faces.sort((a, b) => b.box[2] * b.box[3] - a.box[2] * a.box[3])[0]!;
+      const at = (k: number) => face.mesh[k]!;
+      const fw = Math.hypot(at(454)[0] - at(234)[0], at(454)[1] - at(234)[1]);
+      const area = (ks: number[]) => {
+        const px: Array<[number, number, number]> = [];
+        const r = fw * 0.035;
+        for (const k of ks)
+          for (let y = Math.round(at(k)[1] - r); y <= at(k)[1] + r; y++)
+            for (let x = Math.round(at(k)[0] - r); x <= at(k)[0] + r; x++) {
+              const i = (y * img.width + x) * 3;
+              const rgb = [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!] as const;
+              if (Math.max(...rgb) >= 246) continue; // clipped: a highlight
+              px.push(oklab(...rgb));
+            }
+        return px;
+      };
+      const med = (v: number[]) => v.sort((a, b) => a - b)[Math.floor(v.length / 2)]!;
+      const areas = [
+        [50, 205, 117, 187, 101],
+        [280, 425, 346, 411, 330],
+        [151, 9, 108, 337],
+      ]
+        .map(area)
+        .filter((a) => a.length > 30);
+      const litL = Math.max(...areas.map((a) => med(a.map((p) => p[0]))));
+      const { palette } = await drawIcon(request("emoji-icon", input));
+      const skin = palette[0]!;
+      // lightness: the photo's, a light skin lifted a little, a dark one not lightened
+      expect(skin[0]).toBeGreaterThan(litL - 0.03);
+      expect(skin[0]).toBeLessThan(litL + (litL < 0.6 ? 0.02 : 0.06));
+      // a skin's hue (orange-red to yellow), not pink
+      expect(hueDeg(skin)).toBeGreaterThan(40);
+      expect(hueDeg(skin)).toBeLessThan(82);
+    },
+    60_000,
+  );
+
+  // Session 11, second pass: the same grin (M2, and W3, the same photo with a watermark) was
+  // drawn with narrowed smiling eyes on one and wide staring eyes on the other. The smiling lower
+  // lid is a skin-coloured arc over the eye's lower part: the eye's drawn white is cut short.
+  it("draws the same grin with the same smiling eyes on both copies of a photo", async () => {
+    const whites: number[] = [];
+    for (const name of ["portrait-male-2.jpg", "watermark-3-logo-corner.jpg"]) {
+      const { output, face } = await drawIcon(request("emoji-icon", await photo(name, 900)));
+      const out = await raw(output.bytes, 4);
+      const at = (k: number) => face.mesh[k]!;
+      // white pixels within each eye's box, per eye width squared
+      let white = 0;
+      let area = 0;
+      for (const [o, n] of [
+        [33, 133],
+        [263, 362],
+      ] as const) {
+        const ew = Math.hypot(at(n)[0] - at(o)[0], at(n)[1] - at(o)[1]);
+        const cx = (at(o)[0] + at(n)[0]) / 2;
+        const cy = (at(o)[1] + at(n)[1]) / 2;
+        area += ew * ew;
+        for (let y = Math.round(cy - ew); y <= cy + ew; y++)
+          for (let x = Math.round(cx - ew); x <= cx + ew; x++) {
+            const i = (y * out.width + x) * 4;
+            if (out.data[i]! > 245 && out.data[i + 1]! > 245 && out.data[i + 2]! > 245) white++;
+          }
+      }
+      whites.push(white / area);
+    }
+    // same photo, same expression: the eyes' white the same size within an eighth (the staring
+    // pair had a fifth more white)
+    expect(Math.abs(whites[0]! - whites[1]!)).toBeLessThan(0.125 * Math.max(...whites));
+  }, 60_000);
+
+  // Session 11, second pass: on a dark chat background the dark outline and black hair merged
+  // with the background; a thin light rim now rings the outline.
+  it("rings the dark outline with a thin light rim", async () => {
+    const out = await raw(
+      (await render(request("emoji-icon", await photo("portrait-male-1.jpg", 900)))).bytes,
+      4,
+    );
+    let light = 0;
+    const N = 72;
+    for (let k = 0; k < N; k++) {
+      const a = (k / N) * 2 * Math.PI;
+      // from the edge inwards: the first nearly opaque pixel, then the ink ring behind it
+      let t = 255;
+      let L = 0;
+      for (; t > 0; t -= 0.5) {
+        const x = Math.round(256 + t * Math.cos(a));
+        const y = Math.round(256 + t * Math.sin(a));
+        if (x < 0 || y < 0 || x > 511 || y > 511 || alphaAt(out, x, y) < 230) continue;
+        const i = (y * out.width + x) * 4;
+        L = oklab(out.data[i]!, out.data[i + 1]!, out.data[i + 2]!)[0];
+        break;
+      }
+      const x = Math.round(256 + (t - OUTLINE / 2) * Math.cos(a));
+      const y = Math.round(256 + (t - OUTLINE / 2) * Math.sin(a));
+      if (L > 0.85 && lumaAt(out, x, y) < 80) light++;
+    }
+    expect(light).toBeGreaterThan(N * 0.9);
+  }, 60_000);
+
+  // Session 11, second pass: short men's hair was one flat dark dome that read as a knit cap;
+  // light strokes swept up from the hairline to the crown show it is hair. Long hair (F1) has
+  // none.
+  it.each([
+    ["portrait-male-1.jpg", true],
+    ["watermark-3-logo-corner.jpg", true],
+    ["portrait-female-1.jpg", false],
+  ] as const)(
+    "draws strands on short hair only: %s, %s",
+    async (name, strands) => {
+      const { output, face, palette } = await drawIcon(request("emoji-icon", await photo(name, 900)));
+      const out = await raw(output.bytes, 4);
+      const hair = palette[2]!;
+      const at = (k: number) => face.mesh[k]!;
+      const fw = Math.hypot(at(454)[0] - at(234)[0], at(454)[1] - at(234)[1]);
+      let light = 0;
+      for (let y = 0; y < at(10)[1] - fw * 0.05; y++)
+        for (let x = 0; x < out.width; x++) {
+          const i = (y * out.width + x) * 4;
+          if (out.data[i + 3] !== 255) continue;
+          const p = oklab(out.data[i]!, out.data[i + 1]!, out.data[i + 2]!);
+          // a lighter tone of the hair's own colour
+          if (
+            p[0] > hair[0] + 0.08 &&
+            p[0] < hair[0] + 0.2 &&
+            Math.hypot(p[1] - hair[1], p[2] - hair[2]) < 0.03
+          )
+            light++;
+        }
+      if (strands) expect(light).toBeGreaterThan(fw * fw * 0.01);
+      else expect(light).toBeLessThan(fw * fw * 0.002);
+    },
+    60_000,
+  );
 
   // Session 11: the head was the photo's cut-out, stair-stepped (F3) and lumpy (T2's strand).
   it.each(["portrait-female-3-nasa.png", "old-torn-1-sepia-three-children.jpg"])(

@@ -27,10 +27,14 @@ import {
 export const SIZE = 512;
 /** The dark outline's width at 512 px. */
 export const OUTLINE = 12;
+/** The light rim beyond the outline, at 512 px (session 11, second pass), and its colour. */
+export const RIM = 3;
+const RIM_RGB = [250, 248, 244];
 /** Side at which the photo's regions are read. */
 const ANALYSIS = SIZE / 2;
-/** Clear space between the outline and the icon's edge. */
-const PAD = 6;
+/** Clear space between the outline's rim and the icon's edge (the rim takes half of the
+ * session-10 space, so the head is cut and scaled as before). */
+const PAD = 3;
 /** How far the face-mesh oval is grown to make the face's part of the cut-out: room for the
  * drawn face (the oval smoothed and grown up to 1.16; session 11) and its outline. */
 const GROW = 1.15;
@@ -139,7 +143,7 @@ export async function drawIcon(req: RenderRequest): Promise<{
   const cx = face.box[0] + face.box[2] / 2;
   const cy = face.box[1] + face.box[3] / 2;
   const reach = Math.max(cx - box.x0, box.x1 - cx, cy - box.y0, box.y1 - cy);
-  const half = reach * (SIZE / 2 / (SIZE / 2 - OUTLINE - PAD));
+  const half = reach * (SIZE / 2 / (SIZE / 2 - OUTLINE - RIM - PAD));
   const side = Math.ceil(2 * half);
   const left = Math.round(cx - side / 2);
   const top = Math.round(cy - side / 2);
@@ -220,13 +224,20 @@ export async function drawIcon(req: RenderRequest): Promise<{
   for (let i = 0; i < S * S; i++) silhouette[i] = drawn.rgba[i * 4 + 3]!;
   const bigShape = threshold(silhouette, S, S);
   const dist = distanceOutside(bigShape);
+  // Session 11, second pass: a thin light rim beyond the ink (a sticker's edge), so the
+  // outline and black hair stay apart from a dark chat background.
   const ink = oklabToRgb(...INK);
   const out = Buffer.alloc(S * S * 4);
   for (let i = 0; i < S * S; i++) {
-    const a = Math.min(1, Math.max(0, 2 * OUTLINE + 0.5 - dist[i]!));
+    const a = Math.min(1, Math.max(0, 2 * (OUTLINE + RIM) + 0.5 - dist[i]!));
     if (a <= 0) continue;
     const d = drawn.rgba[i * 4 + 3]! / 255;
-    for (let c = 0; c < 3; c++) out[i * 4 + c] = Math.round(ink[c]! * (1 - d) + drawn.rgba[i * 4 + c]! * d);
+    // ink up to the outline's width, then the rim, each edge a pixel's ramp
+    const r = Math.min(1, Math.max(0, dist[i]! - 2 * OUTLINE + 0.5));
+    for (let c = 0; c < 3; c++) {
+      const edge = ink[c]! * (1 - r) + RIM_RGB[c]! * r;
+      out[i * 4 + c] = Math.round(edge * (1 - d) + drawn.rgba[i * 4 + c]! * d);
+    }
     out[i * 4 + 3] = Math.round(255 * a);
   }
   const final = await sharp(out, { raw: { width: S, height: S, channels: 4 } })
