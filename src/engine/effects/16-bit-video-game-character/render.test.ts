@@ -330,6 +330,39 @@ describe("16-bit-video-game-character", () => {
     }
   });
 
+  it("hand-colours a b/w print's fair hair warm, not grey; dark hair keeps the ramp (session 11)", async () => {
+    // Three children, mirrored: the baby's pale hair was drawn in the cool ramp's blue-greys
+    // (a grey-haired old man); the mother's and the girl's dark hair stay the ramp's navy.
+    const input = await sharp(await photo("child-1-three-children-1860s.jpg", 768))
+      .flop()
+      .png()
+      .toBuffer();
+    const found = await detectFaces(input);
+    const out = await raw((await render(request("16-bit-video-game-character", input))).bytes);
+    expect(distinctColors(out)).toBeLessThanOrEqual(COLOURS);
+    const { grid, cols, rows } = cells(out);
+    // Per sure face: golden cells above the mesh's top, over the face's width.
+    const warm = found.faces
+      .filter((f) => f.score >= 0.85)
+      .map((f) => {
+        const xs = f.mesh.map((p) => (p[0] / found.width) * cols);
+        const top = (Math.min(...f.mesh.map((p) => p[1])) / found.height) * rows;
+        let n = 0;
+        for (let y = 0; y < Math.floor(top); y++)
+          for (let x = Math.ceil(Math.min(...xs)); x < Math.floor(Math.max(...xs)); x++) {
+            const c = grid[y * cols + x]!;
+            if (SKY_KEYS.has(c) || c === OUTLINE_KEY) continue;
+            // Golden hair, not the peach skin ramp (hue about 56 degrees) reaching the hairline.
+            const [, a, b] = labKey(c);
+            if (b > 0.03 && (Math.atan2(b, a) * 180) / Math.PI > 70) n++;
+          }
+        return n;
+      });
+    expect(warm.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...warm)).toBeGreaterThanOrEqual(6);
+    expect(warm.filter((n) => n === 0).length).toBeGreaterThanOrEqual(1);
+  });
+
   it("is deterministic", async () => {
     const input = await photo("portrait-female-1.jpg", 600);
     const a = await render(request("16-bit-video-game-character", input));

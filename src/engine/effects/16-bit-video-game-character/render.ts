@@ -167,7 +167,7 @@ function drawCells(lab: Float32Array, n: number, k: number, use?: Uint8Array) {
   if (print) {
     const { match, rgb } = rampOf(print.warm ? SEPIA_RAMP : COOL_RAMP);
     for (let i = 0; i < n; i++) lab[i * 3 + 1] = lab[i * 3 + 2] = 0;
-    return { idx: nearestIndices(lab, n, match), match, rgb, monochrome, faceLab };
+    return { idx: nearestIndices(lab, n, match), match, rgb, monochrome, warm: print.warm, faceLab };
   }
   const match = kMeansPalette(lab, n, k, { use });
   const idx = nearestIndices(lab, n, match);
@@ -177,7 +177,7 @@ function drawCells(lab: Float32Array, n: number, k: number, use?: Uint8Array) {
     paint[j + 1] = paint[j + 1]! * 1.25;
     paint[j + 2] = paint[j + 2]! * 1.25;
   }
-  return { idx, match, rgb: paletteRgb(paint), monochrome, faceLab };
+  return { idx, match, rgb: paletteRgb(paint), monochrome, warm: false, faceLab };
 }
 
 /** Faces the detector is less sure of are left to the palette (as in the pixel illustration). */
@@ -331,6 +331,73 @@ export function handColour(out: Uint8Array, drawn: Uint8Array, cells: number[], 
   face.forEach((i, j) => out.set(packed.subarray(j * 3, j * 3 + 3), i * 3));
 }
 
+/** A print's cells at least this light (OKLab L) above or beside a face are pale hair... */
+const PALE_HAIR_L = 0.6;
+/** ...and a face is fair-haired when at least this share of its hair window is pale... */
+const FAIR_SHARE = 0.35;
+/** ...then its hair is every cell of the window at least this light (the shadow side too). */
+const HAIR_L = 0.45;
+/** Fewer hair cells than this over all faces: none drawn (a stray light cell is not hair). */
+const MIN_HAIR_CELLS = 4;
+/** The hand-coloured hair: a light golden brown, as a colourist tinted a child's fair hair. */
+const HAIR_TINT: readonly [number, number] = [0.015, 0.08];
+
+/**
+ * Session 11: the hair of each fair-haired face on a print. Its window: the sprite's cells no
+ * face was drawn on, from above the mesh's top down to a quarter of the face's height (the
+ * temples), over the face's width grown by a sixth each side. A face is fair-haired when a good
+ * share of the window is pale; its hair is then the window's cells but the darkest (kept as
+ * the ramp's navy shading). Dark hair keeps the ramp (it reads as dark hair); fair hair in the
+ * cool ramp's blue-greys read as grey, a fair-haired child as an old man.
+ */
+export function paleHair(
+  out: Uint8Array,
+  drawn: Uint8Array,
+  person: Uint8Array,
+  faces: Face[],
+  sx: number,
+  sy: number,
+  cols: number,
+  rows: number,
+): number[] {
+  const hair = new Set<number>();
+  for (const f of faces) {
+    const xs = f.mesh.map((p) => p[0] * sx);
+    const ys = f.mesh.map((p) => p[1] * sy);
+    const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+    const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+    const w = x1 - x0;
+    const h = y1 - y0;
+    const window: { i: number; l: number }[] = [];
+    for (
+      let y = Math.max(0, Math.floor(y0 - 0.7 * h));
+      y <= Math.min(rows - 1, Math.floor(y0 + 0.25 * h));
+      y++
+    )
+      for (
+        let x = Math.max(0, Math.floor(x0 - w / 6));
+        x <= Math.min(cols - 1, Math.floor(x1 + w / 6));
+        x++
+      ) {
+        const i = y * cols + x;
+        if (person[i] && !drawn[i]) window.push({ i, l: labOf(out.subarray(i * 3, i * 3 + 3), 1)[0]! });
+      }
+    const pale = window.filter((c) => c.l >= PALE_HAIR_L).length;
+    if (!window.length || pale < window.length * FAIR_SHARE) continue;
+    for (const c of window) if (c.l >= HAIR_L) hair.add(c.i);
+  }
+  return hair.size >= MIN_HAIR_CELLS ? [...hair] : [];
+}
+
+/** The hair cells in one golden brown at their mean lightness (a little darker: hair, not skin). */
+export function tintHair(out: Uint8Array, hair: number[]): void {
+  if (!hair.length) return;
+  let L = 0;
+  for (const i of hair) L += labOf(out.subarray(i * 3, i * 3 + 3), 1)[0]!;
+  const tint = paletteRgb(Float32Array.of(L / hair.length - 0.03, HAIR_TINT[0], HAIR_TINT[1]));
+  for (const i of hair) out.set(tint, i * 3);
+}
+
 /**
  * A colour photo without a clear person as a game screen (`./scene`): its subject as the sprite
  * in at most 12 colours of its own with the one-cell dark outline, on its own background
@@ -442,7 +509,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   const faces = sure.filter((f) => person[faceCell(f, sx, sy, cols, rows)]);
 
   // The sprite: the person's own colours, lone cells cleaned inside the silhouette only.
-  const { idx, match, rgb, monochrome, faceLab } = drawCells(lab, n, SPRITE_COLOURS, person);
+  const { idx, match, rgb, monochrome, warm, faceLab } = drawCells(lab, n, SPRITE_COLOURS, person);
   const backdrop = person.map((v) => (v ? 0 : 1));
   const cleaned = cleanLoneCells(idx, cols, rows, match, { ignore: backdrop });
   const sprite = paint(monochrome ? smoothSpecks(cleaned, cols, rows, backdrop) : cleaned, rgb);
@@ -466,8 +533,13 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   // faces share what is left; a colour sprite's most alike colours merged.
   const cellsOf: number[] = [];
   for (let i = 0; i < n; i++) if (person[i]) cellsOf.push(i);
-  if (monochrome) handColour(sprite, drawn, cellsOf, SPRITE_COLOURS);
-  else {
+  if (monochrome) {
+    // Session 11: a neutral print's pale hair hand-coloured too (drawn in the cool ramp's
+    // blue-greys a fair-haired child read as a grey-haired old man); one slot of the faces'.
+    const hair = warm ? [] : paleHair(sprite, drawn, person, faces, sx, sy, cols, rows);
+    handColour(sprite, drawn, cellsOf, SPRITE_COLOURS - (hair.length ? 1 : 0));
+    tintHair(sprite, hair);
+  } else {
     const packed = new Uint8Array(cellsOf.length * 3);
     cellsOf.forEach((i, j) => packed.set(sprite.subarray(i * 3, i * 3 + 3), j * 3));
     limitColours(
