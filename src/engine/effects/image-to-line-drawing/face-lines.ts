@@ -38,6 +38,8 @@ const INSIDE = 0.05;
 const BAND = 0.06;
 /** The neck: down to this share of the face box's height below the chin. */
 const NECK = 0.4;
+/** Round the eyes of a face with character, the box traced finely (`faceZones`: 7), padded by this share of its width. */
+const LINED_EYE = 0.02;
 /** The head round the face (hair, a cap): an ellipse of these radii (shares of the face box). */
 const HEAD = 0.85;
 
@@ -104,6 +106,37 @@ export async function meshFaces(faces: Face[], src: RawImage): Promise<DrawnFace
     });
   }
   return drawn;
+}
+
+/**
+ * Faces large and frontal enough for the mesh but with too much character to be drawn from it
+ * (`meshFaces` left them out: wrinkles, letters printed over the skin), and no beard: they keep
+ * the photo's lines, traced from the photo flattened further, and inside them only a few long,
+ * deliberate ones off the features (`faceZones`: 6 and 7, session 11). A bearded face keeps all
+ * its lines (the beard is its likeness).
+ */
+export function characterFaces(faces: Face[], drawn: DrawnFace[], src: RawImage): Face[] {
+  return faces.filter(
+    (f) =>
+      f.mesh.length >= 468 &&
+      f.box[2] >= MIN_FACE &&
+      Math.abs(f.rotation?.yaw ?? 0) <= MAX_YAW &&
+      !drawn.some((d) => d.face === f) &&
+      chinOverCheeks(f, src) >= BEARD,
+  );
+}
+
+/** The chin's grey over the cheeks' below which a face is bearded (its beard's lines are its likeness: kept). */
+const BEARD = 0.8;
+
+/** The photo's mean grey between the lower lip and the chin over the cheeks' (a beard darkens the chin). */
+export function chinOverCheeks(f: Face, src: RawImage): number {
+  const r = Math.max(1, Math.round(f.box[2] * 0.05));
+  const at = (i: number, j: number) =>
+    greyAt(src, (f.mesh[i]![0] + f.mesh[j]![0]) / 2, (f.mesh[i]![1] + f.mesh[j]![1]) / 2, r);
+  const chin = at(17, 152);
+  const cheeks = (at(50, 50) + at(280, 280)) / 2;
+  return cheeks > 0 ? chin / cheeks : 1;
 }
 
 /**
@@ -241,8 +274,33 @@ const CHILD = 0.5;
  * line, a beard's or hair's edge, where only long, straight-running pieces stay; the neck under
  * the chin too), 3 the head round that (hair: only long, flowing pieces stay), 0 elsewhere.
  */
-export function faceZones(faces: DrawnFace[], w: number, h: number, scale: number): Uint8Array {
+export function faceZones(
+  faces: DrawnFace[],
+  w: number,
+  h: number,
+  scale: number,
+  lined: Face[] = [],
+): Uint8Array {
   const mask = new Uint8Array(w * h);
+  // A face with character keeping the photo's lines (session 11): 6 inside its mesh oval, traced
+  // from the photo flattened further, where only long, straight-running lines stay off the
+  // features (a fold, not a wrinkle's scribble or a letter printed over it); 7 round its eyes.
+  for (const f of lined) {
+    const m = { data: new Uint8Array(w * h), width: w, height: h };
+    fillPolygon(m, insideOval(f, scale, 0));
+    for (let i = 0; i < m.data.length; i++) if (m.data[i]) mask[i] = 6;
+    // Its eyes (7): traced finely, as any face's features (the flattening melts them).
+    const pad = f.box[2] * scale * LINED_EYE;
+    for (const eye of MESH_EYES) {
+      const pts = [eye.outer, eye.inner, ...eye.upper, ...eye.lower].map((i) => f.mesh[i]!);
+      const xa = Math.max(0, Math.floor(Math.min(...pts.map((p) => p[0])) * scale - pad));
+      const xb = Math.min(w, Math.ceil(Math.max(...pts.map((p) => p[0])) * scale + pad));
+      const ya = Math.max(0, Math.floor(Math.min(...pts.map((p) => p[1])) * scale - pad));
+      const yb = Math.min(h, Math.ceil(Math.max(...pts.map((p) => p[1])) * scale + pad));
+      for (let y = ya; y < yb; y++)
+        for (let x = xa; x < xb; x++) if (mask[y * w + x] === 6) mask[y * w + x] = 7;
+    }
+  }
   for (const { face: f, youth: young, creased: lined } of faces) {
     const youthful = young >= CHILD;
     const creased = lined && !youthful;
@@ -285,6 +343,18 @@ export function faceZones(faces: DrawnFace[], w: number, h: number, scale: numbe
     fill(moved(fw * INSIDE), youthful ? 4 : creased ? 5 : 2, () => true);
   }
   return mask;
+}
+
+/** A face's mesh oval at `scale`, moved in by `by` of the face's width (negative: out). */
+function insideOval(f: Face, scale: number, by = INSIDE): Pt[] {
+  const oval = MESH_OVAL.map((i) => [f.mesh[i]![0] * scale, f.mesh[i]![1] * scale] as Pt);
+  const cx = oval.reduce((s, p) => s + p[0], 0) / oval.length;
+  const cy = oval.reduce((s, p) => s + p[1], 0) / oval.length;
+  const d = f.box[2] * scale * by;
+  return oval.map(([x, y]) => {
+    const r = Math.hypot(x - cx, y - cy) || 1;
+    return [x - ((x - cx) / r) * d, y - ((y - cy) / r) * d] as Pt;
+  });
 }
 
 /** A smooth open (or closed) path through the points (Catmull-Rom as cubic Béziers). */

@@ -43,7 +43,9 @@ export interface TraceOptions {
    * At the working size, faces drawn from the mesh (face-lines.ts `faceZones`): 2 inside (the
    * photo's lines go), 4 inside a child's (none of them stays), 5 inside an adult's with creases
    * of its own (shorter creases stay too), 1 on the band round them (only
-   * long, straight-running pieces stay), 3 the head round that.
+   * long, straight-running pieces stay), 3 the head round that; 6 inside a face with character
+   * keeping the photo's lines (session 11: traced from the photo flattened further; off its
+   * features only long, straight-running pieces), 7 round its eyes (traced as features are).
    */
   faceZones?: Uint8Array | null;
   /** Whether a face drawn from the mesh wears glasses (drawn from their rims: no photo line inside stays). */
@@ -114,6 +116,24 @@ export async function traceLines(rgb: Buffer, w: number, h: number, opts: TraceO
       cv.Canny(g1, fine, lo * 0.8, hi, 3, true);
       const d = fine.data as Uint8Array;
       for (let i = 0; i < n; i++) if (d[i] && opts.features[i]) edges[i] = 1;
+    }
+
+    // A face with character keeping the photo's lines (session 11, `faceZones`: 6): its
+    // wrinkles and letters printed over it are strong, fine edges, traced as scribble; there the
+    // lines come from the photo flattened further (as a textured photo's), with no fine Canny
+    // on its features (they cover most of such a face): its folds, eyes, glasses and mouth
+    // survive, the skin's texture melts.
+    const zones = opts.faceZones;
+    if (zones && zones.includes(6)) {
+      const smoother = track(flatter.clone());
+      await flattenTexture(smoother);
+      const g6 = await gradients(smoother);
+      try {
+        const e6 = await cannyAll(g6, hi);
+        for (let i = 0; i < n; i++) if (zones[i] === 6) edges[i] = e6[i]!;
+      } finally {
+        g6.delete();
+      }
     }
 
     // Edge density: fur, foliage and gravel are dense with short edges.
@@ -255,8 +275,12 @@ function cleanFaces(
     let hair = 0;
     let bold = 0;
     let creased = 0;
+    let lined = 0;
+    let feature = 0;
     for (const p of piece) {
       c += coherence[p]!;
+      if (zones[p] === 6 || zones[p] === 7) lined++;
+      if (features[p]) feature++;
       if (zones[p] === 3) hair++;
       if (zones[p] === 5) creased++;
       if (rimNear[p]) bold++;
@@ -268,6 +292,15 @@ function cleanFaces(
       c / piece.length >= FACE_COHERENCE
     )
       return;
+    // Inside a face with character (session 11): only long, straight-running lines (a fold
+    // beside the mouth, a glasses frame), not a wrinkle's or a printed letter's scribble.
+    if (lined > piece.length / 2) {
+      if (piece.length >= side / LINED_SIDE && c / piece.length >= FACE_COHERENCE) return;
+      // Its features (eyes, lids, glasses, the mouth): smooth pieces stay, wrinkles' wiggles go.
+      if (feature > piece.length / 2 && c / piece.length >= LINED_FEATURE_COHERENCE) return;
+      for (const p of piece) keep[p] = 0;
+      return;
+    }
     // Mostly on the head round the face: hair, whose outline (the subject's) always stays.
     if (hair > piece.length / 2) {
       if (bold > piece.length / 3) return;
@@ -281,6 +314,10 @@ function cleanFaces(
 const HAIR_COHERENCE = 0.6;
 /** Inside an adult's face with creases of its own, a piece at least 1/CREASE_SIDE of the side long stays (a furrow between the brows). */
 const CREASE_SIDE = 60;
+/** Inside a face with character keeping the photo's lines, a piece at least 1/LINED_SIDE of the side long stays (a fold). */
+const LINED_SIDE = 25;
+/** Inside a face with character, a piece mostly on its features stays at this mean coherence (a lid, a rim; not a wrinkle's wiggle). */
+const LINED_FEATURE_COHERENCE = 0.6;
 /** Mean coherence at or above which a long piece inside a face is kept (a glasses frame). */
 const FACE_COHERENCE = 0.75;
 

@@ -9,7 +9,7 @@ import { boxMask, featureBoxes } from "../../shared/face-features";
 import { chromaSpread, CONTRAST, findPrintDamage, PRINT_CHROMA } from "../../shared/print-damage";
 import { marksAtSize, overlayMarks } from "../../shared/overlay-marks";
 import { traceLines } from "./lines";
-import { faceSvg, faceZones, meshFaces, missingJaw } from "./face-lines";
+import { characterFaces, faceSvg, faceZones, meshFaces, missingJaw } from "./face-lines";
 
 /**
  * Image to Line Drawing: clean dark pen lines on white paper that trace the photo's shapes.
@@ -87,6 +87,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     if (damage) rgb = await inpaintRgb(rgb, w, h, damage, 3);
   }
 
+  const lined = characterFaces(faces, drawn, src);
   const marks = await marksFound;
   const lines = await traceLines(rgb, w, h, {
     subject,
@@ -94,7 +95,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     people: faces.length > 0,
     lightBackground:
       !!subject && faces.length > 0 && faces.every((f) => onSubject(f, subject, w / src.width, w)),
-    faceZones: drawn.length ? faceZones(drawn, w, h, w / src.width) : null,
+    faceZones: drawn.length || lined.length ? faceZones(drawn, w, h, w / src.width, lined) : null,
     glasses: drawn.some((d) => d.glasses),
     heads: faces.length ? boxMask(faces.map(headBox), w, h, w / src.width) : null,
     marks: marks && (await marksAtSize(marks, textSrc.width, textSrc.height, w, h)),
