@@ -9,7 +9,7 @@ import { distinctColors, meanSaturation, photo, raw, request, type Raw } from ".
 import { detectFaces, personMatte } from "../../vision/human";
 import { cutOutPeople } from "../../shared/subject";
 import { labOf } from "../../shared/pixel-art";
-import { INK, POSTER_COLOURS, render } from "./render";
+import { EYE_WHITE, INK, POSTER_COLOURS, POSTER_EYE, render } from "./render";
 import { chromaSpread } from "../../shared/print-damage";
 import { SKIN_CHROMA_MAX, SKIN_CHROMA_MIN, warmSkin } from "./tone";
 
@@ -533,6 +533,59 @@ describe("gta-style-filter (game poster)", () => {
         expect(ink / all, `face ${f} eye ${e}`).toBeLessThan(0.45);
       }
   }, 120_000);
+  it("paints eyes big enough to read as poster eyes: a light eye white, a dark iris, a lid line (session 11)", async () => {
+    // The picture's own ink made each eye a solid black bar (a squint's dark socket and lashes).
+    for (const name of ["portrait-male-2.jpg", "portrait-female-1.jpg"]) {
+      const input = await photo(name, 1000);
+      const src = await raw(input);
+      const out = await raw((await render(request("gta-style-filter", input))).bytes);
+      const { faces } = await detectFaces({ data: src.data, width: src.width, height: src.height });
+      expect(faces.length, name).toBeGreaterThan(0);
+      let painted = 0;
+      for (const face of faces) {
+        const at = (k: number) => [face.mesh[k]![0], face.mesh[k]![1]] as [number, number];
+        for (const [k, e] of MESH_EYES.entries()) {
+          const ew = Math.hypot(at(e.inner)[0] - at(e.outer)[0], at(e.inner)[1] - at(e.outer)[1]);
+          const open = Math.hypot(
+            at(e.upper[3]!)[0] - at(e.lower[3]!)[0],
+            at(e.upper[3]!)[1] - at(e.lower[3]!)[1],
+          );
+          if (ew < POSTER_EYE * 1.5 || open < ew * 0.25) continue;
+          painted++;
+          const contour = [at(e.outer), ...e.upper.map(at), at(e.inner), ...[...e.lower].reverse().map(at)];
+          const inside = polygonMask(contour, out.width, out.height);
+          let area = 0;
+          let white = 0;
+          let ink = 0;
+          for (let i = 0; i < inside.length; i++)
+            if (inside[i]) {
+              area++;
+              if (isInk(out, i)) ink++;
+              const d = out.data;
+              if (d[i * 3] === EYE_WHITE[0] && d[i * 3 + 1] === EYE_WHITE[1] && d[i * 3 + 2] === EYE_WHITE[2])
+                white++;
+            }
+          const label = `${name} eye ${k}`;
+          // Not a black bar: part of the opening is eye white (none before session 11).
+          expect(white / area, `${label}: eye white`).toBeGreaterThan(0.12);
+          expect(ink / area, `${label}: iris and lid`).toBeGreaterThan(0.15);
+          // The upper lid is a line of ink along it.
+          let lidInk = 0;
+          for (const u of e.upper) {
+            const [x, y] = at(u);
+            let hit = false;
+            for (let dy = -2; dy <= 2 && !hit; dy++)
+              for (let dx = -2; dx <= 2; dx++)
+                if (isInk(out, (Math.round(y) + dy) * out.width + Math.round(x) + dx)) hit = true;
+            if (hit) lidInk++;
+          }
+          expect(lidInk / e.upper.length, `${label}: lid line`).toBeGreaterThan(0.8);
+        }
+      }
+      expect(painted, name).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
   it("keeps a wall the person model spilled onto out of the people's colours: the torn print's wall between heads (session 11)", async () => {
     // The person matte covers the plain wall above the girls' heads; the cut-out's GrabCut takes
     // it away, but the matte's people were joined back in and painted the wall garment denim.

@@ -39,8 +39,8 @@ const WORK_SIDE = 1280;
 const SMOOTH_SIDE = 560;
 /** Materials of the cel shading: at most three tones each, plus the ink. */
 const MATERIALS = 6;
-/** The flat colours: the materials and the skin, three tones each. */
-export const POSTER_COLOURS = (MATERIALS + 1) * 3;
+/** The flat colours: the materials and the skin, three tones each, and the eye white (session 11). */
+export const POSTER_COLOURS = (MATERIALS + 1) * 3 + 1;
 /** Outline ink: a very dark blue-black, as poster art inks. */
 export const INK: readonly [number, number, number] = [18, 16, 28];
 /** Regions smaller than this share of the picture are speckles, merged into a neighbour. */
@@ -121,6 +121,10 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
     features,
     faces,
   });
+  // Session 11: eyes big enough to read get poster eyes (whites, iris, lid line), painted last;
+  // the picture's ink in and around their opening (a dark socket, lashes) goes first.
+  const posterEyes = faces.flatMap((f) => eyeShapes(f, smooth, width, height));
+  if (posterEyes.length) clearAroundEyes(ink, width, height, posterEyes);
   for (let i = 0; i < n; i++) {
     if (ink[i]! > 127) {
       cel[i * 3] = INK[0];
@@ -130,6 +134,7 @@ export async function render(req: RenderRequest): Promise<EffectOutput> {
   }
   // Ink taken off a face leaves the regions it cut: slivers too small to read are merged again.
   mergeSpeckles(cel, width, height, 20);
+  for (const e of posterEyes) paintEye(cel, width, height, e);
   return encodePng({ data: cel, width, height, channels: 3 });
 }
 
@@ -989,6 +994,199 @@ function drawEyesAndBrows(mask: Uint8Array, gray: Uint8Array, width: number, hei
     // Thickest toward the nose, thinning to the outer end.
     stampLine(mask, width, height, mid, (t) => w * (0.55 + 0.45 * t));
   });
+}
+
+/** Eyes at least this wide (px, corner to corner) are painted as poster eyes (session 11). */
+export const POSTER_EYE = 14;
+
+/** The eye white's colour: a warm off-white (one colour more in the poster's palette). */
+export const EYE_WHITE: readonly [number, number, number] = [240, 234, 222];
+
+type EyeShape = {
+  /** Pixels of the opening (between the lids). */
+  opening: number[];
+  /** The opening, grown: where the picture's own ink is cleared. */
+  around: number[];
+  upper: Pt[];
+  lower: Pt[];
+  ew: number;
+  /** The iris's centre and radius (px). */
+  ix: number;
+  iy: number;
+  ir: number;
+};
+
+/** The height of a polyline (ordered along x either way) at a column; -Infinity off its ends. */
+function polylineY(pts: Pt[], x: number): number {
+  for (let k = 0; k + 1 < pts.length; k++) {
+    const [ax, ay] = pts[k]!;
+    const [bx, by] = pts[k + 1]!;
+    if ((x - ax) * (x - bx) <= 0 && ax !== bx) return ay + ((by - ay) * (x - ax)) / (bx - ax);
+  }
+  return -Infinity;
+}
+
+/**
+ * The picture's own ink in and around each poster eye's opening cleared (its dark socket, lids
+ * and lashes), and the stubs that clearing leaves beside it (cut lashes, a sliver of the socket's
+ * edge: pieces under 6 % of the eye's width squared that touched the cleared area) with it.
+ */
+function clearAroundEyes(ink: Buffer, width: number, height: number, eyes: EyeShape[]): void {
+  const cleared = new Uint8Array(width * height);
+  for (const e of eyes)
+    for (const i of e.around) {
+      ink[i] = 0;
+      cleared[i] = Math.max(cleared[i]!, Math.min(255, Math.round(e.ew)));
+    }
+  const inked = Uint8Array.from(ink, (v) => (v > 127 ? 1 : 0));
+  forEachPiece8(inked, width, height, (piece) => {
+    let ew = 0;
+    for (const p of piece) {
+      const x = p % width;
+      const y = (p - x) / width;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const yy = y + dy;
+          if (xx >= 0 && yy >= 0 && xx < width && yy < height) ew = Math.max(ew, cleared[yy * width + xx]!);
+        }
+    }
+    if (ew && piece.length < Math.max(30, 0.06 * ew * ew)) for (const p of piece) ink[p] = 0;
+  });
+}
+
+/**
+ * Session 11: a face's open eyes as a poster draws them (a light eye white, a dark iris with a
+ * catch-light, a crisp upper lid line, a thin lower lid), from the face mesh: the picture's
+ * own ink made each eye a solid black bar (its dark socket, lids and lashes), with no whites.
+ * Only eyes at least {@link POSTER_EYE} px wide (smaller ones keep the drawn lid and iris),
+ * open (lids apart by a fifth of the eye's width), and not turned away (at least 0.6 of the
+ * other eye's width). The iris sits where the eye is darkest along it.
+ */
+function eyeShapes(face: Face, smooth: Buffer, width: number, height: number): EyeShape[] {
+  if (face.mesh.length < 468) return [];
+  const at = (k: number): Pt => [face.mesh[k]![0], face.mesh[k]![1]];
+  const widths = MESH_EYES.map((e) =>
+    Math.hypot(at(e.inner)[0] - at(e.outer)[0], at(e.inner)[1] - at(e.outer)[1]),
+  );
+  const widest = Math.max(...widths);
+  const shapes: EyeShape[] = [];
+  MESH_EYES.forEach((e, k) => {
+    const ew = widths[k]!;
+    if (ew < POSTER_EYE || ew < widest * 0.6) return;
+    const outer = at(e.outer);
+    const inner = at(e.inner);
+    const upper = [outer, ...e.upper.map(at), inner];
+    const lower = [outer, ...e.lower.map(at), inner];
+    const top = at(e.upper[3]!);
+    const bottom = at(e.lower[3]!);
+    const open = Math.hypot(top[0] - bottom[0], top[1] - bottom[1]);
+    if (open < ew * 0.2) return;
+    const contour = [...upper, ...[...lower].reverse().slice(1, -1)].map(
+      (p) => [p[0], p[1]] as [number, number],
+    );
+    const pad = Math.ceil(ew * 0.12) + 1;
+    const x0 = Math.max(0, Math.floor(Math.min(...contour.map((p) => p[0]))) - pad);
+    const x1 = Math.min(width - 1, Math.ceil(Math.max(...contour.map((p) => p[0]))) + pad);
+    const y0 = Math.max(0, Math.floor(Math.min(...contour.map((p) => p[1]))) - pad);
+    const y1 = Math.min(height - 1, Math.ceil(Math.max(...contour.map((p) => p[1]))) + pad);
+    const bw = x1 - x0 + 1;
+    const bh = y1 - y0 + 1;
+    const inside = polygonMask(
+      contour.map(([x, y]) => [x - x0, y - y0] as [number, number]),
+      bw,
+      bh,
+    );
+    const opening: number[] = [];
+    let sum = 0;
+    for (let y = 0; y < bh; y++)
+      for (let x = 0; x < bw; x++)
+        if (inside[y * bw + x]) {
+          const i = (y + y0) * width + x + x0;
+          opening.push(i);
+          sum += luma(smooth, i);
+        }
+    if (opening.length < 6) return;
+    // Grown by a ninth of the eye's width (a square reach): the socket's and lashes' ink.
+    const g = Math.max(1, Math.round(ew * 0.11));
+    const around: number[] = [];
+    for (let y = 0; y < bh; y++)
+      for (let x = 0; x < bw; x++) {
+        let near = false;
+        for (let dy = -g; dy <= g && !near; dy++) {
+          const yy = y + dy;
+          if (yy < 0 || yy >= bh) continue;
+          for (let dx = -g; dx <= g; dx++) {
+            const xx = x + dx;
+            if (xx >= 0 && xx < bw && inside[yy * bw + xx]) {
+              near = true;
+              break;
+            }
+          }
+        }
+        if (near) around.push((y + y0) * width + x + x0);
+      }
+    // The iris: where the opening is darkest along the eye, kept off the corners.
+    const mean = sum / opening.length;
+    let sw = 0;
+    let sx = 0;
+    let sy = 0;
+    for (const i of opening) {
+      const w = Math.max(0, mean + 4 - luma(smooth, i)) ** 2;
+      sw += w;
+      sx += w * (i % width);
+      sy += w * Math.floor(i / width);
+    }
+    const mx = (top[0] + bottom[0]) / 2;
+    const my = (top[1] + bottom[1]) / 2;
+    const ux = (inner[0] - outer[0]) / ew;
+    const uy = (inner[1] - outer[1]) / ew;
+    const along =
+      sw > 0 ? Math.max(-0.2 * ew, Math.min(0.2 * ew, (sx / sw - mx) * ux + (sy / sw - my) * uy)) : 0;
+    // A real iris is about 0.4 of the eye's width across; the lids clip it, and its top is
+    // tucked under the upper lid (not a disc floating in the white).
+    const ir = Math.max(1.5, ew * 0.21);
+    const ix = mx + ux * along;
+    const lidAt = polylineY(upper, ix);
+    const iy = Number.isFinite(lidAt) ? Math.min(my + uy * along, lidAt + ir * 0.8) : my + uy * along;
+    shapes.push({ opening, around, upper, lower, ew, ix, iy, ir });
+  });
+  return shapes;
+}
+
+/** Paints one poster eye (see {@link eyeShapes}) into the RGB picture. */
+function paintEye(rgb: Buffer, width: number, height: number, e: EyeShape): void {
+  const set = (i: number, c: readonly [number, number, number]) => {
+    rgb[i * 3] = c[0];
+    rgb[i * 3 + 1] = c[1];
+    rgb[i * 3 + 2] = c[2];
+  };
+  const r2 = e.ir * e.ir;
+  const hx = e.ix - e.ir * 0.35;
+  const hy = e.iy - e.ir * 0.4;
+  const hr = Math.max(0.8, e.ir * 0.3);
+  for (const i of e.opening) {
+    const x = (i % width) + 0.5;
+    const y = Math.floor(i / width) + 0.5;
+    if ((x - hx) ** 2 + (y - hy) ** 2 <= hr * hr) set(i, EYE_WHITE);
+    else if ((x - e.ix) ** 2 + (y - e.iy) ** 2 <= r2) set(i, INK);
+    else set(i, EYE_WHITE);
+  }
+  const mask = new Uint8Array(width * height);
+  const lid = Math.max(1, e.ew / 14);
+  // The upper lid: thickest in its middle, a little flick past the outer corner.
+  const [ox, oy] = e.upper[0]!;
+  const [nx, ny] = e.upper[1]!;
+  const flick: Pt = [ox + (ox - nx) * 0.5, oy + (oy - ny) * 0.5 - e.ew * 0.03];
+  stampLine(
+    mask,
+    width,
+    height,
+    [flick, ...e.upper],
+    (t) => lid * Math.min(1, 0.45 + Math.min(t, 1 - t) * 2.5),
+  );
+  stampLine(mask, width, height, e.lower, () => Math.max(0.6, lid * 0.35));
+  for (let i = 0; i < mask.length; i++) if (mask[i]) set(i, INK);
 }
 
 /** A 0/1 line mask grown by `radius` px (0: as drawn), smoothed and thresholded (0 or 255). */
