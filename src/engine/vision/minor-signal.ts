@@ -45,12 +45,21 @@ export function shoulders(
   return l && r ? { left: [l.x, l.y], right: [r.x, r.y] } : null;
 }
 
+/**
+ * The mouth's and the nose's widths over the distance between the eyes' centres, on the mesh
+ * (MediaPipe FaceMesh: eye corners 33/133 and 362/263, mouth corners 61/291, nose wings
+ * 129/358): a child's mouth and nose are small next to its eyes.
+ */
+export function meshProportion(face: Face): number {
+  const m = face.mesh;
+  const eyes = dist(mid(m[33]!, m[133]!), mid(m[362]!, m[263]!));
+  return (dist(m[61]!, m[291]!) + dist(m[129]!, m[358]!)) / eyes;
+}
+
 export function minorSignals(face: Face, body?: Body): MinorSignals {
   const m = face.mesh;
-  // MediaPipe FaceMesh indices: eye corners 33/133 and 362/263, mouth corners 61/291,
-  // nose wings 129/358, cheek extremes 234/454.
-  const eyes = dist(mid(m[33]!, m[133]!), mid(m[362]!, m[263]!));
-  const proportion = (dist(m[61]!, m[291]!) + dist(m[129]!, m[358]!)) / eyes;
+  // Cheek extremes 234/454 (the proportion's indices: meshProportion).
+  const proportion = meshProportion(face);
   const sh = shoulders(body);
   const headToShoulder = sh ? dist(m[234]!, m[454]!) / dist(sh.left, sh.right) : null;
   const modelAge = face.age ?? null;

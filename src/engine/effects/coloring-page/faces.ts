@@ -14,6 +14,7 @@ import {
   MESH_OVAL,
 } from "../../shared/mesh-parts";
 import type { Face } from "../../vision/human";
+import { meshProportion } from "../../vision/minor-signal";
 
 /**
  * A coloring page's faces drawn on purpose from the face mesh instead of traced from the
@@ -61,19 +62,6 @@ export interface DrawnFace {
   look?: FaceLook;
 }
 
-/**
- * Mouth and nose width over the eyes' distance (the mesh): a child's mouth and nose are small
- * next to the eyes (vision/minor-signal.ts: children 1.29-1.38, adults 1.34-1.70).
- */
-export function faceProportion(face: Face): number {
-  const m = face.mesh;
-  const d = (a: number, b: number) => Math.hypot(m[a]![0] - m[b]![0], m[a]![1] - m[b]![1]);
-  const mid = (a: number, b: number) => [(m[a]![0] + m[b]![0]) / 2, (m[a]![1] + m[b]![1]) / 2];
-  const l = mid(33, 133);
-  const r = mid(362, 263);
-  return (d(61, 291) + d(129, 358)) / Math.hypot(l[0]! - r[0]!, l[1]! - r[1]!);
-}
-
 /** Below this proportion a face reads as a child's, unless the age model says 40 or more. */
 const CHILD_PROPORTION = 1.37;
 /** The age model under this: a child. */
@@ -89,7 +77,7 @@ export function faceLook(face: Face): FaceLook {
   const age = face.age;
   const child =
     (age !== undefined && age < CHILD_AGE) ||
-    (faceProportion(face) < CHILD_PROPORTION && (age === undefined || age < 40));
+    (meshProportion(face) < CHILD_PROPORTION && (age === undefined || age < 40));
   const older = !child && age !== undefined && age >= OLDER_AGE;
   return { child, older };
 }

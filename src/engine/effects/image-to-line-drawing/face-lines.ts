@@ -14,6 +14,7 @@ import { featureBoxes } from "../../shared/face-features";
 import { inPolygon } from "../../shared/mask";
 import { sobel } from "../../shared/edges";
 import type { Face } from "../../vision/human";
+import { meshProportion } from "../../vision/minor-signal";
 
 /**
  * A face drawn as a pen artist draws it, from the face mesh rather than from the photo's
@@ -71,13 +72,7 @@ const CREASED = 0.04;
  * (`faceZones`: 4).
  */
 export function youth(face: Face): number {
-  const m = face.mesh;
-  const d = (a: number, b: number) => Math.hypot(m[a]![0] - m[b]![0], m[a]![1] - m[b]![1]);
-  const mid = (a: number, b: number) => [(m[a]![0] + m[b]![0]) / 2, (m[a]![1] + m[b]![1]) / 2];
-  const [l, r] = [mid(33, 133), mid(362, 263)];
-  const eyes = Math.hypot(l[0]! - r[0]!, l[1]! - r[1]!) || 1;
-  const proportion = (d(61, 291) + d(129, 358)) / eyes;
-  return Math.max(0, Math.min(1, (ADULT - proportion) / YOUTH_SPAN));
+  return Math.max(0, Math.min(1, (ADULT - meshProportion(face)) / YOUTH_SPAN));
 }
 
 /** The mouth-and-nose proportion (`youth`) at and above which a face is drawn as an adult's. */
