@@ -1,3 +1,4 @@
+import { boxMean } from "../../shared/box-mean";
 import type { RawImage } from "../../shared/image-io";
 import { erode, type Mask } from "../../shared/mask";
 import { oklab, oklabToRgb } from "../../shared/pixel-art";
@@ -20,10 +21,10 @@ export function guidedSmooth(img: RawImage, mask: Mask, radius: number, eps: num
   const sq = new Float32Array(n);
   const inside = new Float32Array(n);
   for (let i = 0; i < n; i++) inside[i] = mask.data[i] ? 1 : 0;
-  const share = boxMeans(inside, w, h, r);
+  const share = boxMean(inside, w, h, r);
   // A mean over the subject's pixels only of the window.
   const subjectMeans = (v: Float32Array) => {
-    const m = boxMeans(v, w, h, r);
+    const m = boxMean(v, w, h, r);
     for (let i = 0; i < n; i++) m[i] = share[i]! > 0 ? m[i]! / share[i]! : 0;
     return m;
   };
@@ -56,31 +57,6 @@ export function guidedSmooth(img: RawImage, mask: Mask, radius: number, eps: num
     }
   }
   return { data: out, width: w, height: h, channels: 3 };
-}
-
-/** Means over (2r+1)^2 windows, clipped at the borders, from a summed-area table. */
-function boxMeans(v: Float32Array, w: number, h: number, r: number): Float32Array {
-  const W = w + 1;
-  const sat = new Float64Array(W * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += v[y * w + x]!;
-      sat[(y + 1) * W + x + 1] = sat[y * W + x + 1]! + row;
-    }
-  }
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(h, y + r + 1);
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(w, x + r + 1);
-      const s = sat[y1 * W + x1]! - sat[y0 * W + x1]! - sat[y1 * W + x0]! + sat[y0 * W + x0]!;
-      out[y * w + x] = s / ((x1 - x0) * (y1 - y0));
-    }
-  }
-  return out;
 }
 
 /**
@@ -129,15 +105,13 @@ export function spreadTones(img: RawImage, mask: Mask, maxGain = 1.4): RawImage 
   return { data: out, width: img.width, height: img.height, channels: 3 };
 }
 
-/** OKLab of an RGB colour, cached per 6-bit-per-channel cell (the smoothed photo's colours
- * repeat; an area's median needs no finer colour). */
-const labTable = new Float32Array(1 << 18).fill(NaN);
-const abTable = new Float32Array(2 << 18);
-function labOf(r: number, g: number, b: number): readonly [number, number] {
+/** OKLab a and b of an RGB colour, cached per 6-bit-per-channel cell (the smoothed photo's
+ * colours repeat; an area's median needs no finer colour). */
+const abTable = new Float32Array(2 << 18).fill(NaN);
+function abOf(r: number, g: number, b: number): readonly [number, number] {
   const cell = ((r >> 2) << 12) | ((g >> 2) << 6) | (b >> 2);
-  if (Number.isNaN(labTable[cell])) {
+  if (Number.isNaN(abTable[cell * 2])) {
     const v = oklab((r & ~3) + 2, (g & ~3) + 2, (b & ~3) + 2);
-    labTable[cell] = v[0];
     abTable[cell * 2] = v[1];
     abTable[cell * 2 + 1] = v[2];
   }
@@ -280,7 +254,7 @@ export function trueColours(
     const c = label[i]!;
     if (c < 0) continue;
     const at = fill[c]!++;
-    const [a, b] = labOf(photo.data[i * 3]!, photo.data[i * 3 + 1]!, photo.data[i * 3 + 2]!);
+    const [a, b] = abOf(photo.data[i * 3]!, photo.data[i * 3 + 1]!, photo.data[i * 3 + 2]!);
     va[at] = a;
     vb[at] = b;
   }

@@ -3,6 +3,8 @@
  * (van Herk / Gil-Werman), because libvips' morphology works on binary masks only.
  */
 
+import { boxMean } from "../../shared/box-mean";
+
 /** Min (or max) over a (2r+1)-long window along every row or every column. */
 function slide(src: Float32Array, w: number, h: number, r: number, rows: boolean, max: boolean) {
   const out = new Float32Array(src.length);
@@ -79,26 +81,5 @@ export function growMask(mask: Uint8Array, w: number, h: number, r: number): Uin
 
 /** For each pixel, the fraction of set pixels of a 0/1 mask in the (2r+1)² square around it. */
 export function density(mask: Uint8Array, w: number, h: number, r: number): Float32Array {
-  const stride = w + 1;
-  const sums = new Float64Array(stride * (h + 1));
-  for (let y = 0; y < h; y++) {
-    let row = 0;
-    for (let x = 0; x < w; x++) {
-      row += mask[y * w + x]!;
-      sums[(y + 1) * stride + x + 1] = sums[y * stride + x + 1]! + row;
-    }
-  }
-  const out = new Float32Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const y0 = Math.max(0, y - r);
-    const y1 = Math.min(h, y + r + 1);
-    for (let x = 0; x < w; x++) {
-      const x0 = Math.max(0, x - r);
-      const x1 = Math.min(w, x + r + 1);
-      const s =
-        sums[y1 * stride + x1]! - sums[y0 * stride + x1]! - sums[y1 * stride + x0]! + sums[y0 * stride + x0]!;
-      out[y * w + x] = s / ((x1 - x0) * (y1 - y0));
-    }
-  }
-  return out;
+  return boxMean(mask, w, h, r);
 }
