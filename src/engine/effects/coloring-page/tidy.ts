@@ -1,4 +1,5 @@
 import { forEachPiece8 } from "../../shared/components";
+import { dilate } from "../../shared/hair/skin-guard";
 
 /**
  * A colouring page's subject is a few closed regions, not a map of the photo's folds: inside
@@ -290,38 +291,6 @@ function ends(px: Int32Array, lines: Uint8Array, w: number, h: number): number[]
         if (xx >= 0 && yy >= 0 && xx < w && yy < h && lines[yy * w + xx]) k++;
       }
     if (k === 1) out.push(p);
-  }
-  return out;
-}
-
-/** A square dilation by r px (separable running max). */
-function dilate(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
-  const tmp = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    let last = -Infinity;
-    const row = y * w;
-    for (let x = 0; x < w; x++) {
-      if (mask[row + x]) last = x;
-      if (x - last <= r) tmp[row + x] = 1;
-    }
-    last = Infinity;
-    for (let x = w - 1; x >= 0; x--) {
-      if (mask[row + x]) last = x;
-      if (last - x <= r) tmp[row + x] = 1;
-    }
-  }
-  const out = new Uint8Array(w * h);
-  for (let x = 0; x < w; x++) {
-    let last = -Infinity;
-    for (let y = 0; y < h; y++) {
-      if (tmp[y * w + x]) last = y;
-      if (y - last <= r) out[y * w + x] = 1;
-    }
-    last = Infinity;
-    for (let y = h - 1; y >= 0; y--) {
-      if (tmp[y * w + x]) last = y;
-      if (last - y <= r) out[y * w + x] = 1;
-    }
   }
   return out;
 }
