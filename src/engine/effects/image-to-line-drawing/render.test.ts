@@ -342,6 +342,50 @@ function meshCurves(f: Face): Array<Array<[number, number]>> {
   ];
 }
 
+/**
+ * The share of the drawing's ink within 3 px of the input's edges (Canny on `grey`, the input
+ * at the drawing's size) or of the mesh's feature curves (`k`: photo to drawing px), and the
+ * edge map itself.
+ */
+function onEdgesOrMesh(
+  cv: Awaited<ReturnType<typeof opencv>>["cv"],
+  d: { width: number; height: number; gray: Uint8Array | Buffer },
+  grey: Buffer,
+  f: Face,
+  k: number,
+): { share: number; edges: Uint8Array } {
+  const m = cv.matFromArray(d.height, d.width, cv.CV_8UC1, grey);
+  const blur = new cv.Mat();
+  const edges = new cv.Mat();
+  cv.GaussianBlur(m, blur, new cv.Size(0, 0), 1.2);
+  cv.Canny(blur, edges, 20, 50, 3, true);
+  const near = new Uint8Array(d.width * d.height);
+  const R = 3;
+  const mark = (x: number, y: number) => {
+    for (let dy = -R; dy <= R; dy++)
+      for (let dx = -R; dx <= R; dx++) {
+        const xx = Math.round(x) + dx;
+        const yy = Math.round(y) + dy;
+        if (xx >= 0 && yy >= 0 && xx < d.width && yy < d.height) near[yy * d.width + xx] = 1;
+      }
+  };
+  const e = Uint8Array.from(edges.data as Uint8Array);
+  for (let i = 0; i < e.length; i++) if (e[i]) mark(i % d.width, Math.floor(i / d.width));
+  for (const c of meshCurves(f))
+    for (let j = 0; j + 1 < c.length; j++)
+      for (let t = 0; t <= 1; t += 0.05)
+        mark((c[j]![0] + (c[j + 1]![0] - c[j]![0]) * t) * k, (c[j]![1] + (c[j + 1]![1] - c[j]![1]) * t) * k);
+  for (const x of [m, blur, edges]) x.delete();
+  let ink = 0;
+  let onShape = 0;
+  for (let i = 0; i < d.gray.length; i++)
+    if (d.gray[i]! < 128) {
+      ink++;
+      if (near[i]) onShape++;
+    }
+  return { share: onShape / ink, edges: e };
+}
+
 describe("faces", () => {
   it("draws a bearded face in glasses with its beard: ink on the photo's edges or the mesh's features, the beard's lines kept", async () => {
     const input = await photo("portrait-male-1.jpg");
@@ -354,39 +398,8 @@ describe("faces", () => {
     // Canny edges of the input at the drawing's size, and the mesh's feature curves.
     const { cv } = await opencv();
     const grey = await sharp(input).resize(d.width, d.height, { fit: "fill" }).grayscale().raw().toBuffer();
-    const m = cv.matFromArray(d.height, d.width, cv.CV_8UC1, grey);
-    const blur = new cv.Mat();
-    const edges = new cv.Mat();
-    cv.GaussianBlur(m, blur, new cv.Size(0, 0), 1.2);
-    cv.Canny(blur, edges, 20, 50, 3, true);
-    const near = new Uint8Array(d.width * d.height);
-    const R = 3;
-    const mark = (x: number, y: number) => {
-      for (let dy = -R; dy <= R; dy++)
-        for (let dx = -R; dx <= R; dx++) {
-          const xx = Math.round(x) + dx;
-          const yy = Math.round(y) + dy;
-          if (xx >= 0 && yy >= 0 && xx < d.width && yy < d.height) near[yy * d.width + xx] = 1;
-        }
-    };
-    const e = edges.data as Uint8Array;
-    for (let i = 0; i < e.length; i++) if (e[i]) mark(i % d.width, Math.floor(i / d.width));
-    for (const c of meshCurves(f))
-      for (let j = 0; j + 1 < c.length; j++)
-        for (let t = 0; t <= 1; t += 0.05)
-          mark(
-            (c[j]![0] + (c[j + 1]![0] - c[j]![0]) * t) * k,
-            (c[j]![1] + (c[j + 1]![1] - c[j]![1]) * t) * k,
-          );
-    for (const x of [m, blur, edges]) x.delete();
-    let ink = 0;
-    let onShape = 0;
-    for (let i = 0; i < d.gray.length; i++)
-      if (d.gray[i]! < 128) {
-        ink++;
-        if (near[i]) onShape++;
-      }
-    expect(onShape / ink).toBeGreaterThan(0.9);
+    const { share, edges: e } = onEdgesOrMesh(cv, d, grey, f, k);
+    expect(share).toBeGreaterThan(0.9);
 
     // The beard (the face's oval below the nose, the mouth left out) keeps the photo's lines: its
     // ink is a fair share of the photo's own edges there, not bare skin (a smooth stranger).
@@ -739,38 +752,6 @@ describe("faces keep the person's age", () => {
       .grayscale()
       .raw()
       .toBuffer();
-    const m = cv.matFromArray(d.height, d.width, cv.CV_8UC1, grey);
-    const blur = new cv.Mat();
-    const edges = new cv.Mat();
-    cv.GaussianBlur(m, blur, new cv.Size(0, 0), 1.2);
-    cv.Canny(blur, edges, 20, 50, 3, true);
-    const near = new Uint8Array(d.width * d.height);
-    const R = 3;
-    const mark = (x: number, y: number) => {
-      for (let dy = -R; dy <= R; dy++)
-        for (let dx = -R; dx <= R; dx++) {
-          const xx = Math.round(x) + dx;
-          const yy = Math.round(y) + dy;
-          if (xx >= 0 && yy >= 0 && xx < d.width && yy < d.height) near[yy * d.width + xx] = 1;
-        }
-    };
-    const e = edges.data as Uint8Array;
-    for (let i = 0; i < e.length; i++) if (e[i]) mark(i % d.width, Math.floor(i / d.width));
-    for (const c of meshCurves(f))
-      for (let j = 0; j + 1 < c.length; j++)
-        for (let t = 0; t <= 1; t += 0.05)
-          mark(
-            (c[j]![0] + (c[j + 1]![0] - c[j]![0]) * t) * k,
-            (c[j]![1] + (c[j + 1]![1] - c[j]![1]) * t) * k,
-          );
-    for (const x of [m, blur, edges]) x.delete();
-    let ink = 0;
-    let onShape = 0;
-    for (let i = 0; i < d.gray.length; i++)
-      if (d.gray[i]! < 128) {
-        ink++;
-        if (near[i]) onShape++;
-      }
-    expect(onShape / ink).toBeGreaterThan(0.9);
+    expect(onEdgesOrMesh(cv, d, grey, f, k).share).toBeGreaterThan(0.9);
   }, 90_000);
 });
