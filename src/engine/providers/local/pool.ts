@@ -60,7 +60,6 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
     }),
     /** Tasks given to these threads and not yet answered (running or queued). */
     inFlight: 0,
-    retired: false,
   });
   type Threads = ReturnType<typeof start>;
   let current = start();
@@ -74,7 +73,7 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
    * still waits in the queue: a retirement must fail nobody's request.
    */
   const closeIfDone = (t: Threads) => {
-    if (!t.retired || t.inFlight > 0) return;
+    if (!draining.has(t) || t.inFlight > 0) return;
     draining.delete(t);
     const done = t.pool.close().catch(() => undefined);
     retiring.add(done);
@@ -99,9 +98,8 @@ export function createEnginePool(opts: EnginePoolOptions): EnginePool & { readon
       processBudget > 0 &&
       answer.footprintMb >= RECLAIMABLE_MB &&
       (opts.processRssMb ?? processRssMb)() > processBudget;
-    if ((threadOver || processOver) && !current.retired) {
+    if (threadOver || processOver) {
       const old = current;
-      old.retired = true;
       draining.add(old);
       current = start();
       generation++;
