@@ -387,7 +387,7 @@ const EDGE_DIRS = [
 ] as const;
 
 /** The box (x0, y0, x1, y1, inclusive) of a mask's set pixels, or null when none is set. */
-function maskBox(mask: Uint8Array, width: number): [number, number, number, number] | null {
+export function maskBox(mask: Uint8Array, width: number): [number, number, number, number] | null {
   let [x0, y0, x1, y1] = [Infinity, Infinity, -1, -1];
   for (let i = 0; i < mask.length; i++)
     if (mask[i]) {

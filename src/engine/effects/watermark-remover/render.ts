@@ -4,7 +4,7 @@ import { EngineError, type RenderRequest } from "@/core/ports/renderer";
 import { inpaintRgb } from "../../shared/opencv";
 import { growMask } from "./morphology";
 import { findInkedText } from "./inked";
-import { unblend, type InkPoint } from "./ink-point";
+import { maskBox, unblend, type InkPoint } from "./ink-point";
 import { findOpaqueText } from "./opaque";
 import { ghostGlyphs } from "./ghosts";
 import { findWhiteOverlay, removeWhiteOverlay } from "./overlay";
@@ -201,14 +201,9 @@ async function unblendProjected(
   mask: Uint8Array,
   point: InkPoint,
 ): Promise<Buffer> {
-  let [x0, y0, x1, y1] = [width, height, -1, -1];
-  for (let i = 0; i < mask.length; i++)
-    if (mask[i]) {
-      const x = i % width;
-      const y = (i - x) / width;
-      [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
-    }
-  if (x1 < 0) return out;
+  const box = maskBox(mask, width);
+  if (!box) return out;
+  const [x0, y0, x1, y1] = box;
   // Aligned to the 1/4-scale grid of background.ts, so the box sees the cells the photo does.
   const left = Math.max(0, Math.floor((x0 - PROJECT_MARGIN) / 4) * 4);
   const top = Math.max(0, Math.floor((y0 - PROJECT_MARGIN) / 4) * 4);
