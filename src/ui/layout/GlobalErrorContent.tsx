@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { DEFAULT_LOCALE, isRtl, LOCALE_TAGS, LOCALES, type Locale } from "@/i18n/locales";
+import { DEFAULT_LOCALE, isLocale, isRtl, LOCALE_TAGS, type Locale } from "@/i18n/locales";
 
 type Texts = { errorTitle: string; errorBody: string; tryAgain: string; home: string };
 
@@ -18,7 +18,7 @@ function textsOf(file: unknown): Texts | null {
 /** The address's locale prefix (English has none). */
 function localeOf(pathname: string): Locale {
   const first = pathname.split("/")[1] ?? "";
-  return (LOCALES as readonly string[]).includes(first) ? (first as Locale) : DEFAULT_LOCALE;
+  return isLocale(first) ? first : DEFAULT_LOCALE;
 }
 
 function loadTexts(locale: Locale): Promise<Texts | null> {
